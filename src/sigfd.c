@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 #include "sigfd.h"
@@ -21,6 +23,25 @@ static void catchable(sigset_t *out, const sigset_t *mask)
 	sigdelset(out, SIGSTOP);
 }
 
+/* SIGFD_BACKEND=kernel or =user forces a share-mode backend; by default
+ * the kernel module is used when /dev/sigfd is there. */
+static int share_open(const sigset_t *mask, unsigned long flags)
+{
+	const char *forced = getenv("SIGFD_BACKEND");
+
+	if (forced && strcmp(forced, "kernel") == 0)
+		return sigfd_share_kernel_open(mask, flags);
+	if (forced && strcmp(forced, "user") == 0)
+		return sigfd_share_user_open(mask, flags);
+	if (forced && *forced) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sigfd_share_kernel_available())
+		return sigfd_share_kernel_open(mask, flags);
+	return sigfd_share_user_open(mask, flags);
+}
+
 PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
 {
 	sigset_t set;
@@ -30,10 +51,8 @@ PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
 		return -1;
 	}
 	catchable(&set, mask);
-	if (flags & SIGFD_SHARE) {
-		errno = ENOSYS;
-		return -1;
-	}
+	if (flags & SIGFD_SHARE)
+		return share_open(&set, flags & ~SIGFD_SHARE);
 	return sigfd_local_open(&set, flags);
 }
 
@@ -48,5 +67,10 @@ PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
 		return -1;
 	}
 	catchable(&set, mask);
-	return sigfd_local_setmask(fd, &set);
+	int rc = sigfd_share_kernel_setmask(fd, &set);
+	if (rc == SIGFD_NOT_MINE)
+		rc = sigfd_share_user_setmask(fd, &set);
+	if (rc == SIGFD_NOT_MINE)
+		rc = sigfd_local_setmask(fd, &set);
+	return rc;
 }

@@ -1,0 +1,24 @@
+/* Share mode through the kernel module's /dev/sigfd: not built yet. */
+#include <errno.h>
+
+#include "backend.h"
+
+int sigfd_share_kernel_available(void)
+{
+	return 0;
+}
+
+int sigfd_share_kernel_open(const sigset_t *mask, unsigned long flags)
+{
+	(void)mask;
+	(void)flags;
+	errno = ENOSYS;
+	return -1;
+}
+
+int sigfd_share_kernel_setmask(int fd, const sigset_t *mask)
+{
+	(void)fd;
+	(void)mask;
+	return SIGFD_NOT_MINE;
+}
