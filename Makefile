@@ -60,7 +60,7 @@ $(LIB_A): $(LIB_OBJS)
 
 $(LIB_SO): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libsigfd.so.$(SOMAJOR) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libsigfd.so.$(SOMAJOR) -Wl,-z,nodelete -o $@ $^
 	ln -sf libsigfd.so.$(VERSION) $(B)/lib/libsigfd.so.$(SOMAJOR)
 	ln -sf libsigfd.so.$(SOMAJOR) $(B)/lib/libsigfd.so
 
