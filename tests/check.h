@@ -4,7 +4,9 @@
 #define SIGFD_TEST_CHECK_H
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,60 @@ static inline void reap_ok(pid_t pid)
 		fprintf(stderr, "child %d failed: status 0x%x\n", (int)pid, status);
 		exit(1);
 	}
+}
+
+/* Readiness now (timeout 0) or within ms milliseconds: the revents poll()
+ * reports for fd, 0 when nothing happened in time. */
+static inline short poll_events(int fd, short events, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int n;
+	while ((n = poll(&p, 1, ms)) < 0 && errno == EINTR)
+		;
+	CHECK(n >= 0);
+	return n ? p.revents : 0;
+}
+
+/* One byte over a pipe: how processes in a test tell each other "go". */
+static inline void put_byte(int fd)
+{
+	char c = 'x';
+	ssize_t n;
+	while ((n = write(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	CHECK(n == 1);
+}
+
+static inline void get_byte(int fd)
+{
+	char c;
+	ssize_t n;
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	CHECK(n == 1);
+}
+
+/* The mask the kernel holds for a signalfd, from /proc/self/fdinfo: bit
+ * (sig - 1) for each signal 1..64. */
+static inline uint64_t fdinfo_sigmask(int fd)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	int found = 0;
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "sigmask: %llx", &mask) == 1)
+			found = 1;
+	CHECK(fclose(f) == 0);
+	CHECK(found);
+	return mask;
+}
+
+static inline uint64_t sigbit(int sig)
+{
+	return UINT64_C(1) << (sig - 1);
 }
 
 #endif
