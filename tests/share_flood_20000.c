@@ -1,0 +1,68 @@
+/* 20,000 RT signals from a third process to the creator while the reader is
+ * deliberately behind: every value arrives exactly once, in order. The
+ * creator's RLIMIT_SIGPENDING is lowered so the kernel queue fills; the
+ * reader starts only once the sender has been refused (back-pressure), so
+ * signals wait in the kernel queue rather than being dropped or buffered. */
+#include <sched.h>
+#include <sys/resource.h>
+
+#include "share_util.h"
+
+#define COUNT 20000
+
+int main(void)
+{
+	sigset_t mask = set_of(SIGRTMIN);
+	struct rlimit lim = { .rlim_cur = 500, .rlim_max = RLIM_INFINITY };
+	int full[2], who[2], fd;
+	pid_t creator = getpid(), reader, sender;
+
+	block_only(&mask);
+	CHECK(getrlimit(RLIMIT_SIGPENDING, &lim) == 0);
+	lim.rlim_cur = 500;
+	CHECK(setrlimit(RLIMIT_SIGPENDING, &lim) == 0);
+	CHECK(pipe(full) == 0 && pipe(who) == 0);
+	fd = sigfd(&mask, SIGFD_SHARE);
+	CHECK(fd >= 0);
+
+	reader = fork();
+	CHECK(reader >= 0);
+	if (reader == 0) {
+		char c;
+		pid_t from;
+		struct sigfd_siginfo recs[16];
+		int next = 0;
+
+		CHECK(read(who[0], &from, sizeof from) == (ssize_t)sizeof from);
+		CHECK(read(full[0], &c, 1) == 1); /* the kernel queue is full */
+		while (next < COUNT) {
+			ssize_t n = read(fd, recs, sizeof recs);
+			CHECK(n > 0 && n % 128 == 0);
+			for (ssize_t k = 0; k < n / 128; k++) {
+				CHECK(recs[k].ssi_pid == (uint32_t)from);
+				CHECK(recs[k].ssi_int == next);
+				next++;
+			}
+		}
+		_exit(0);
+	}
+	sender = fork();
+	CHECK(sender >= 0);
+	if (sender == 0) {
+		int told = 0;
+		for (int i = 0; i < COUNT; i++) {
+			while (sigqueue(creator, SIGRTMIN, (union sigval){ .sival_int = i }) < 0) {
+				CHECK(errno == EAGAIN);
+				if (!told++)
+					CHECK(write(full[1], "f", 1) == 1);
+				sched_yield();
+			}
+		}
+		_exit(0);
+	}
+	CHECK(write(who[1], &sender, sizeof sender) == (ssize_t)sizeof sender);
+	reap_ok(sender);
+	reap_ok(reader);
+	CHECK(close(fd) == 0);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* Share mode leaves the caller as it found it: its signal mask, every
+ * disposition and errno are untouched; and once the last share fd is
+ * closed, no thread and no fd of the library is left. */
+#include <pthread.h>
+
+#include "share_util.h"
+
+static void same_dispositions(const struct sigaction *before)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction now;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &now) < 0)
+			continue;
+		CHECK(now.sa_handler == before[sig].sa_handler);
+		CHECK(now.sa_flags == before[sig].sa_flags);
+	}
+}
+
+int main(void)
+{
+	static struct sigaction before[NSIG];
+	sigset_t mask = set_of(SIGUSR1), mask_before, mask_after;
+	int threads = thread_count(), fds = fd_count(), fd[3];
+
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, NULL, &before[sig]);
+	block_only(&mask);
+	CHECK(pthread_sigmask(SIG_SETMASK, NULL, &mask_before) == 0);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3; i++) {
+			errno = 1234;
+			fd[i] = sigfd(&mask, SIGFD_SHARE);
+			CHECK(fd[i] >= 0);
+			CHECK(errno == 1234);
+		}
+		CHECK(thread_count() == threads + 1); /* one thread serves them all */
+		CHECK(kill(getpid(), SIGUSR1) == 0);
+		struct pollfd p[3];
+		for (int i = 0; i < 3; i++)
+			p[i] = (struct pollfd){ .fd = fd[i], .events = POLLIN };
+		CHECK(poll(p, 3, 5000) == 1);
+		CHECK(pthread_sigmask(SIG_SETMASK, NULL, &mask_after) == 0);
+		CHECK(memcmp(&mask_before, &mask_after, sizeof mask_after) == 0);
+		same_dispositions(before);
+		for (int i = 0; i < 3; i++)
+			CHECK(close(fd[i]) == 0);
+		WAIT_UNTIL(thread_count() == threads);
+		WAIT_UNTIL(fd_count() == fds);
+	}
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* Helpers for the share-mode tests: passing an fd over AF_UNIX, counting
+ * this process's threads and fds, waiting for a condition with a deadline. */
+#ifndef SIGFD_TEST_SHARE_UTIL_H
+#define SIGFD_TEST_SHARE_UTIL_H
+
+#include <dirent.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "check.h"
+
+static inline void send_fd(int sock, int fd)
+{
+	char byte = 'f';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof ctl.buf };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	memset(&ctl, 0, sizeof ctl);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	CHECK(sendmsg(sock, &msg, 0) == 1);
+}
+
+static inline int recv_fd(int sock)
+{
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof ctl.buf };
+	struct cmsghdr *c;
+	int fd;
+
+	CHECK(recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) == 1);
+	c = CMSG_FIRSTHDR(&msg);
+	CHECK(c && c->cmsg_type == SCM_RIGHTS);
+	memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+static inline int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	CHECK(d != NULL);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static inline int thread_count(void)
+{
+	return count_entries("/proc/self/task");
+}
+
+/* Open fds, not counting the one opendir itself uses. */
+static inline int fd_count(void)
+{
+	return count_entries("/proc/self/fd") - 1;
+}
+
+/* Poll a condition every 5 ms until it holds or 10 s have passed. The
+ * condition is the synchronisation; the pause only spaces the looks. */
+#define WAIT_UNTIL(cond)                                                   \
+	do {                                                               \
+		int waited_ = 0;                                           \
+		while (!(cond) && waited_ < 2000) {                        \
+			poll(NULL, 0, 5);                                  \
+			waited_++;                                         \
+		}                                                          \
+		CHECK(cond);                                               \
+	} while (0)
+
+static inline int pending_has(int sig)
+{
+	sigset_t p;
+	CHECK(sigpending(&p) == 0);
+	return sigismember(&p, sig);
+}
+
+/* Bytes of records waiting in a share fd. */
+static inline int queued_bytes(int fd)
+{
+	int n;
+	CHECK(ioctl(fd, FIONREAD, &n) == 0);
+	return n;
+}
+
+#endif
