@@ -57,7 +57,7 @@ int main(void)
 	int raw = signalfd(-1, &set, SFD_NONBLOCK);
 	int fd = sigfd(&set, SIGFD_NONBLOCK);
 	CHECK(raw >= 0 && fd >= 0);
-	union sigval v = { .sival_int = 0x12345678 };
+	union sigval v = int_val(0x12345678);
 	CHECK(sigqueue(getpid(), SIGRTMIN, v) == 0);
 	CHECK(sigqueue(getpid(), SIGRTMIN, v) == 0);
 	struct signalfd_siginfo k;

@@ -17,11 +17,9 @@ int main(void)
 
 	/* Sent highest signal first, so the order read back is the kernel's
 	 * (lowest first), not the sending order. */
-	union sigval v;
 	for (int n = 2; n >= 0; n--)
 		for (int i = 0; i < PER_SIGNAL; i++) {
-			v.sival_int = n * 100 + i;
-			CHECK(sigqueue(getpid(), SIGRTMIN + n, v) == 0);
+			CHECK(sigqueue(getpid(), SIGRTMIN + n, int_val(n * 100 + i)) == 0);
 		}
 
 	struct sigfd_siginfo r[3 * PER_SIGNAL + 10];
@@ -40,8 +38,7 @@ int main(void)
 
 	/* A buffer of exactly two records takes two and leaves the rest. */
 	for (int i = 0; i < 3; i++) {
-		v.sival_int = i;
-		CHECK(sigqueue(getpid(), SIGRTMIN, v) == 0);
+		CHECK(sigqueue(getpid(), SIGRTMIN, int_val(i)) == 0);
 	}
 	CHECK(read(fd, r, 2 * sizeof r[0]) == (ssize_t)(2 * sizeof r[0]));
 	CHECK(r[0].ssi_int == 0 && r[1].ssi_int == 1);

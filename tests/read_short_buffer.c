@@ -32,10 +32,8 @@ int main(void)
 
 	/* Two queued records, a 255-byte buffer: one whole record, the second
 	 * stays for the next read. */
-	union sigval v;
 	for (int i = 1; i <= 2; i++) {
-		v.sival_int = i;
-		CHECK(sigqueue(getpid(), SIGRTMIN, v) == 0);
+		CHECK(sigqueue(getpid(), SIGRTMIN, int_val(i)) == 0);
 	}
 	CHECK(read(fd, buf, 255) == 128);
 	memcpy(&r, buf, sizeof r);

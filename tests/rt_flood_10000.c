@@ -32,8 +32,7 @@ int main(void)
 		pid_t ppid = getppid();
 		CHECK(close(ack[1]) == 0);
 		for (int i = 0; i < TOTAL; i++) {
-			union sigval v = { .sival_int = i };
-			while (sigqueue(ppid, SIGRTMIN, v) != 0) {
+			while (sigqueue(ppid, SIGRTMIN, int_val(i)) != 0) {
 				CHECK(errno == EAGAIN);
 				sched_yield();
 			}

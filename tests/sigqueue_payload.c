@@ -15,8 +15,7 @@ int main(void)
 	union sigval v;
 	struct sigfd_siginfo r;
 
-	v.sival_int = -123456;
-	CHECK(sigqueue(getpid(), SIGUSR2, v) == 0);
+	CHECK(sigqueue(getpid(), SIGUSR2, int_val(-123456)) == 0);
 	r = read_one(fd);
 	CHECK(r.ssi_signo == SIGUSR2);
 	CHECK(r.ssi_code == SI_QUEUE);
@@ -36,8 +35,7 @@ int main(void)
 	pid_t pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		union sigval cv = { .sival_int = 0x5eed };
-		CHECK(sigqueue(getppid(), SIGRTMIN + 1, cv) == 0);
+		CHECK(sigqueue(getppid(), SIGRTMIN + 1, int_val(0x5eed)) == 0);
 		_exit(0);
 	}
 	r = read_one(fd);

@@ -27,10 +27,8 @@ int main(void)
 	}
 
 	/* Queued real-time signals are shared out, each read once. */
-	union sigval v;
 	for (int i = 0; i < 3; i++) {
-		v.sival_int = i;
-		CHECK(sigqueue(getpid(), SIGRTMIN, v) == 0);
+		CHECK(sigqueue(getpid(), SIGRTMIN, int_val(i)) == 0);
 	}
 	CHECK(read(a, r, sizeof r[0]) == (ssize_t)sizeof r[0]);
 	CHECK(r[0].ssi_int == 0);
