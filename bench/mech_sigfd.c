@@ -1,0 +1,137 @@
+/* The library under test, in each of its modes. All three yield records
+ * laid out as struct signalfd_siginfo, so they share fdrec_read. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "sigfd.h"
+
+/* SIGFD_BACKEND picks the share-mode backend (src/sigfd.c): "user" keeps
+ * the user-space forwarder even inside the guest where /dev/sigfd exists,
+ * so sigfd-share and sigfd-kernel are always the two backends. */
+static int open_mode(int signo, unsigned long flags, const char *backend)
+{
+	sigset_t set;
+
+	if (backend && setenv("SIGFD_BACKEND", backend, 1) < 0)
+		return -1;
+	sigemptyset(&set);
+	sigaddset(&set, signo);
+	/* As with signalfd, the signals are blocked so that the descriptor,
+	 * not the default action, receives them. */
+	if (block_sig(signo) < 0)
+		return -1;
+	return sigfd(&set, flags | SIGFD_CLOEXEC);
+}
+
+struct sf {
+	int fd;
+};
+
+static void *setup_mode(int signo, char *err, size_t n, unsigned long flags,
+			const char *backend)
+{
+	struct sf *s = malloc(sizeof *s);
+
+	if (!s) {
+		errf(err, n, "malloc");
+		return NULL;
+	}
+	s->fd = open_mode(signo, flags, backend);
+	if (s->fd < 0) {
+		errf(err, n, "sigfd: %s", strerror(errno));
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void *local_setup(int signo, char *err, size_t n)
+{
+	return setup_mode(signo, err, n, 0, NULL);
+}
+
+static void *share_setup(int signo, char *err, size_t n)
+{
+	return setup_mode(signo, err, n, SIGFD_SHARE, "user");
+}
+
+static void *kernel_setup(int signo, char *err, size_t n)
+{
+	return setup_mode(signo, err, n, SIGFD_SHARE, "kernel");
+}
+
+static int probe_mode(char *why, size_t n, unsigned long flags, const char *backend)
+{
+	int fd = open_mode(BENCH_SIG, flags, backend);
+
+	if (fd < 0) {
+		errf(why, n, "not available: sigfd(%s) fails with %s%s",
+		     backend ? "SIGFD_SHARE" : "0",
+		     errno == ENOSYS ? "ENOSYS" : strerror(errno),
+		     backend && !strcmp(backend, "kernel") ? " (needs /dev/sigfd: QEMU guest)" : "");
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int share_probe(char *why, size_t n)
+{
+	return probe_mode(why, n, SIGFD_SHARE, "user");
+}
+
+static int kernel_probe(char *why, size_t n)
+{
+	return probe_mode(why, n, SIGFD_SHARE, "kernel");
+}
+
+static int sf_one(void *st, struct rec *out, int timeout_ms)
+{
+	return fdrec_read(((struct sf *)st)->fd, out, 1, timeout_ms);
+}
+
+static int sf_batch(void *st, struct rec *out, int max, int timeout_ms)
+{
+	return fdrec_read(((struct sf *)st)->fd, out, max, timeout_ms);
+}
+
+static void sf_teardown(void *st)
+{
+	close(((struct sf *)st)->fd);
+	free(st);
+}
+
+const struct mech mech_sigfd_local = {
+	.name = "sigfd-local",
+	.what = "sigfd(mask, 0): a kernel signalfd behind the library call",
+	.flags = M_VALUES | M_SIGFD,
+	.setup = local_setup,
+	.wait_one = sf_one,
+	.wait_batch = sf_batch,
+	.teardown = sf_teardown,
+};
+
+const struct mech mech_sigfd_share = {
+	.name = "sigfd-share",
+	.what = "sigfd(mask, SIGFD_SHARE), user-space backend (SIGFD_BACKEND=user)",
+	.flags = M_VALUES | M_SIGFD,
+	.probe = share_probe,
+	.setup = share_setup,
+	.wait_one = sf_one,
+	.wait_batch = sf_batch,
+	.teardown = sf_teardown,
+};
+
+const struct mech mech_sigfd_kernel = {
+	.name = "sigfd-kernel",
+	.what = "sigfd(mask, SIGFD_SHARE), kernel backend /dev/sigfd (SIGFD_BACKEND=kernel)",
+	.flags = M_VALUES | M_SIGFD,
+	.probe = kernel_probe,
+	.setup = kernel_setup,
+	.wait_one = sf_one,
+	.wait_batch = sf_batch,
+	.teardown = sf_teardown,
+};
