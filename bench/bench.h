@@ -42,6 +42,11 @@ struct mech {
 	void (*teardown)(void *st);
 };
 
+/* Why an event-loop comparison is not in this binary (needs config.h). */
+#define BENCH_MISSING(pkg)                                                  \
+	(BENCH_NOLIBS ? "missing: built with BENCH_NOLIBS=1 (static binary)" \
+		      : "missing: " pkg " not installed at build time (make bench-deps)")
+
 extern const struct mech mech_signalfd, mech_signalfd_epoll, mech_sigwaitinfo,
 	mech_selfpipe, mech_sigfd_local, mech_sigfd_share, mech_sigfd_kernel,
 	mech_libuv, mech_libev, mech_libev_signalfd, mech_libevent;

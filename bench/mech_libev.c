@@ -142,7 +142,7 @@ const struct mech mech_libev_signalfd = {
 	.teardown = evs_teardown,
 };
 #else
-#define LIBEV_MISSING "missing: libev-dev not installed at build time (make bench-deps)"
+#define LIBEV_MISSING BENCH_MISSING("libev-dev")
 const struct mech mech_libev = {
 	.name = "libev",
 	.what = "libev ev_signal, default (handler -> flag + event pipe)",

@@ -103,6 +103,6 @@ const struct mech mech_libevent = {
 const struct mech mech_libevent = {
 	.name = "libevent",
 	.what = "libevent evsignal_new callback (handler -> socketpair -> loop)",
-	.missing = "missing: libevent-dev not installed at build time (make bench-deps)",
+	.missing = BENCH_MISSING("libevent-dev"),
 };
 #endif

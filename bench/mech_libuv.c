@@ -91,6 +91,6 @@ const struct mech mech_libuv = {
 const struct mech mech_libuv = {
 	.name = "libuv",
 	.what = "libuv uv_signal_t callback (handler -> pipe -> loop)",
-	.missing = "missing: libuv1-dev not installed at build time (make bench-deps)",
+	.missing = BENCH_MISSING("libuv1-dev"),
 };
 #endif

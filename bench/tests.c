@@ -104,7 +104,11 @@ static int ready(struct ctx *c, int setup)
  * user, and other users of the machine count against it). */
 static int send_val(pid_t to, int v)
 {
-	union sigval sv = { .sival_int = v };
+	union sigval sv;
+
+	/* Every byte defined: sival_int covers half of the union. */
+	memset(&sv, 0, sizeof sv);
+	sv.sival_int = v;
 
 	while (sigqueue(to, BENCH_SIG, sv) < 0) {
 		if (errno != EAGAIN)
@@ -461,7 +465,9 @@ static int flood_send(struct ctx *c)
 	if (ready(c, 0) < 0)
 		return -1;
 	for (long i = 1; i <= C->flood_n; i++) {
-		union sigval sv = { .sival_int = (int)i };
+		union sigval sv;
+		memset(&sv, 0, sizeof sv);
+		sv.sival_int = (int)i;
 		if (sigqueue(c->peer, BENCH_SIG, sv) == 0)
 			accepted++;
 		else if (errno == EAGAIN)
