@@ -27,15 +27,19 @@ static bool has_room(const struct share *s)
 int share_update_mask(void)
 {
 	struct share_state *st = &share_state;
-	sigset_t want;
+	sigbits want = 0;
+	sigset_t set;
 
-	sigemptyset(&want);
 	for (struct share *s = st->list; s; s = s->next)
 		if (has_room(s))
-			sigorset(&want, &want, &s->mask);
-	if (memcmp(&want, &st->taking, sizeof want) == 0)
+			want |= s->mask;
+	if (want == st->taking)
 		return 0;
-	if (signalfd(st->sfd, &want, 0) < 0)
+	sigemptyset(&set);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (want & SIGBIT(sig))
+			sigaddset(&set, sig);
+	if (signalfd(st->sfd, &set, 0) < 0)
 		return -1;
 	st->taking = want;
 	return 0;
@@ -100,13 +104,13 @@ static struct share *route(const struct sigfd_siginfo *r, bool *coalesced)
 	*coalesced = false;
 	if ((int)r->ssi_signo < SIGRTMIN) {
 		for (s = share_state.list; s; s = s->next)
-			if (sigismember(&s->mask, (int)r->ssi_signo) && unread_record_for(s, r->ssi_signo)) {
+			if ((s->mask & SIGBIT(r->ssi_signo)) && unread_record_for(s, r->ssi_signo)) {
 				*coalesced = true;
 				return NULL;
 			}
 	}
 	for (s = share_state.list; s; s = s->next)
-		if (sigismember(&s->mask, (int)r->ssi_signo) && has_room(s))
+		if ((s->mask & SIGBIT(r->ssi_signo)) && has_room(s))
 			return s;
 	return NULL;
 }
@@ -190,28 +194,25 @@ static void remove_share(struct share *gone)
 static void *forward(void *unused)
 {
 	struct share_state *st = &share_state;
-	struct pollfd *pfd = NULL;
-	struct share **who = NULL;
-	size_t slots = 0;
 	int sfd, wake;
 
 	(void)unused;
 	pthread_mutex_lock(&st->lock);
 	sfd = st->sfd;
 	wake = st->wake;
-	while (st->list) {
+	while (st->list && !st->stopping) {
 		size_t n = 2;
 
 		for (struct share *s = st->list; s; s = s->next)
 			n++;
-		if (n > slots) {
-			struct pollfd *np = realloc(pfd, n * sizeof *pfd);
-			struct share **nw = np ? realloc(who, n * sizeof *who) : NULL;
+		if (n > st->slots) {
+			struct pollfd *np = realloc(st->pfd, n * sizeof *np);
+			struct share **nw = np ? realloc(st->who, n * sizeof *nw) : NULL;
 
 			if (np)
-				pfd = np;
+				st->pfd = np;
 			if (nw)
-				who = nw;
+				st->who = nw;
 			if (!np || !nw) {
 				/* Cannot watch them all: try again shortly rather than
 				 * lose track of a closed fd. */
@@ -220,8 +221,10 @@ static void *forward(void *unused)
 				pthread_mutex_lock(&st->lock);
 				continue;
 			}
-			slots = n;
+			st->slots = n;
 		}
+		struct pollfd *pfd = st->pfd;
+		struct share **who = st->who;
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = wake, .events = POLLIN };
 		n = 2;
@@ -256,31 +259,69 @@ static void *forward(void *unused)
 	}
 	st->running = false;
 	st->sfd = st->wake = -1;
-	sigemptyset(&st->taking);
+	st->taking = 0;
+	free(st->pfd);
+	free(st->who);
+	st->pfd = NULL;
+	st->who = NULL;
+	st->slots = 0;
 	pthread_mutex_unlock(&st->lock);
 	close(sfd);
 	close(wake);
-	free(pfd);
-	free(who);
 	return NULL;
+}
+
+static void wake_thread(void)
+{
+	uint64_t one = 1;
+	ssize_t ignored = write(share_state.wake, &one, sizeof one);
+
+	(void)ignored; /* a full counter wakes the thread just as well */
+}
+
+/* A thread that ended by itself, its last share fd closed, is joined here or
+ * when the next one starts: it holds no lock on its way out. */
+static void join_ended(void)
+{
+	struct share_state *st = &share_state;
+
+	if (st->joinable && !st->running) {
+		pthread_join(st->thread, NULL);
+		st->joinable = false;
+	}
+}
+
+void share_stop(void)
+{
+	struct share_state *st = &share_state;
+
+	if (st->running) {
+		st->stopping = true;
+		wake_thread();
+		pthread_mutex_unlock(&st->lock);
+		pthread_join(st->thread, NULL);
+		pthread_mutex_lock(&st->lock);
+		st->joinable = false;
+		st->stopping = false;
+	}
+	join_ended();
 }
 
 int share_start_or_wake(void)
 {
 	struct share_state *st = &share_state;
 	pthread_attr_t attr;
-	pthread_t thread;
-	sigset_t all, old;
-	int err;
+	sigset_t none, all, old;
+	int err = 0;
 
 	if (st->running) {
-		uint64_t one = 1;
-		ssize_t ignored = write(st->wake, &one, sizeof one);
-		(void)ignored; /* a full counter wakes the thread just as well */
+		wake_thread();
 		return 0;
 	}
-	sigemptyset(&st->taking);
-	st->sfd = signalfd(-1, &st->taking, SFD_NONBLOCK | SFD_CLOEXEC);
+	join_ended();
+	sigemptyset(&none);
+	st->taking = 0;
+	st->sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
 	st->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (st->sfd < 0 || st->wake < 0) {
 		err = errno;
@@ -292,13 +333,13 @@ int share_start_or_wake(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, FORWARD_STACK);
-	err = pthread_create(&thread, &attr, forward, NULL);
+	err = pthread_create(&st->thread, &attr, forward, NULL);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0) {
-		st->running = true;
+		pthread_setname_np(st->thread, "sigfd-forward"); /* seen in ps, top, /proc */
+		st->running = st->joinable = true;
 		return 0;
 	}
 fail:

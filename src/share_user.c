@@ -29,17 +29,24 @@ struct share_state share_state = {
 
 static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
 
+/* The thread is ended across fork() and started again after it, so the
+ * child inherits no trace of a thread it does not have (libc, valgrind and
+ * TSan all see a single-threaded library). Signals wait in the kernel
+ * queue meanwhile. */
 static void before_fork(void)
 {
 	pthread_mutex_lock(&share_state.lock);
+	share_stop();
 }
 
 static void after_fork_in_parent(void)
 {
+	if (share_state.list && share_start_or_wake() == 0)
+		share_update_mask();
 	pthread_mutex_unlock(&share_state.lock);
 }
 
-/* The child has no forwarding thread, and must not hold the writers: they
+/* The child must not hold the writers: they
  * would keep the parent's readers from seeing end of file, and the child's
  * own signals must never reach the parent's share fds. The child's copies
  * of the share fds themselves stay open: they still report the parent. */
@@ -54,13 +61,6 @@ static void after_fork_in_child(void)
 		free(s);
 	}
 	st->list = NULL;
-	if (st->running) {
-		close(st->sfd);
-		close(st->wake);
-	}
-	st->running = false;
-	st->sfd = st->wake = -1;
-	sigemptyset(&st->taking);
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -70,11 +70,22 @@ static void install_fork_handlers(void)
 }
 
 /* exit() must not cut the thread off between taking a signal and writing
- * its record: wait for it, then keep it from taking another. The lock stays
- * held; the process is ending. */
+ * its record: let it finish, end it, and keep any other from starting. The
+ * lock stays held; the process is ending. */
 __attribute__((destructor)) static void stop_forwarding_at_exit(void)
 {
 	pthread_mutex_lock(&share_state.lock);
+	share_stop();
+}
+
+static sigbits bits_of(const sigset_t *mask)
+{
+	sigbits bits = 0;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(mask, sig) == 1)
+			bits |= SIGBIT(sig);
+	return bits;
 }
 
 static socklen_t share_name(struct sockaddr_un *addr, ino_t ino)
@@ -182,7 +193,7 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 		return -1;
 	}
 	s->writer = pair[1];
-	s->mask = *mask;
+	s->mask = bits_of(mask);
 
 	pthread_mutex_lock(&share_state.lock);
 	if (setup_pair(s, pair[0], flags) < 0)
@@ -224,7 +235,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (s) {
 		/* Applied before we return: a signal just removed from the
 		 * mask is not taken any more, it stays pending. */
-		s->mask = *mask;
+		s->mask = bits_of(mask);
 		share_update_mask();
 		share_start_or_wake();
 	}

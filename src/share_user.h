@@ -22,9 +22,11 @@
 #ifndef SIGFD_SHARE_USER_H
 #define SIGFD_SHARE_USER_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "sigfd.h"
@@ -34,12 +36,18 @@
 /* Records taken from the kernel in one read. */
 #define SHARE_BATCH 32
 
+/* Masks are kept as one bit per signal: sigset_t cannot be compared or
+ * copied whole (libc writes only the words the kernel uses). */
+_Static_assert(NSIG <= 65, "the user-space share mode keeps signal masks in 64 bits");
+typedef uint64_t sigbits;
+#define SIGBIT(sig) ((sigbits)1 << ((sig) - 1))
+
 struct share {
 	struct share *next;
 	int writer;           /* our end of the socketpair, close-on-exec */
 	dev_t dev;            /* identity of the reader end, for setmask */
 	ino_t ino;
-	sigset_t mask;
+	sigbits mask;
 	unsigned capacity;    /* unread records it may hold, <= SHARE_CAPACITY */
 	unsigned written;     /* records routed to it so far */
 	unsigned unread;      /* upper bound on unread records, exact after refresh */
@@ -51,9 +59,15 @@ struct share_state {
 	pthread_mutex_t lock;  /* guards everything below */
 	struct share *list;    /* in creation order */
 	bool running;          /* a forwarding thread serves the list */
+	bool stopping;         /* the process is exiting: the thread must end */
+	bool joinable;         /* thread has run and is not joined yet */
+	pthread_t thread;
 	int wake;              /* eventfd that wakes the thread when the list or a mask changes */
 	int sfd;               /* the thread's signalfd */
-	sigset_t taking;       /* the mask sfd has now */
+	sigbits taking;        /* the mask sfd has now */
+	struct pollfd *pfd;    /* the thread's poll set, and the share of each entry: */
+	struct share **who;    /* here so that a forked child can free them */
+	size_t slots;
 	unsigned record_cost;  /* TIOCOUTQ bytes that one unread record accounts for */
 };
 
@@ -63,6 +77,8 @@ extern struct share_state share_state;
 int share_update_mask(void);
 /* Under the lock: start the forwarding thread, or wake it. */
 int share_start_or_wake(void);
+/* Called with the lock held, returns with it held: end the thread, wait for it. */
+void share_stop(void);
 /* Under the lock: the exact number of unread records of s (one ioctl). */
 void share_refresh(struct share *s);
 

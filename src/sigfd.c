@@ -15,12 +15,16 @@
 #define SIGFD_ALL_FLAGS (SIGFD_NONBLOCK | SIGFD_CLOEXEC | SIGFD_SHARE)
 
 /* SIGKILL and SIGSTOP can never be taken through a descriptor: drop them
- * silently, as the 2003 patch and Linux signalfd do. */
+ * silently, as the 2003 patch and Linux signalfd do. The copy is built
+ * signal by signal so that bits of the caller's sigset_t beyond the real
+ * signals (which sigprocmask() leaves unwritten) never reach the backends,
+ * and sets can be compared whole. */
 static void catchable(sigset_t *out, const sigset_t *mask)
 {
-	*out = *mask;
-	sigdelset(out, SIGKILL);
-	sigdelset(out, SIGSTOP);
+	sigemptyset(out);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && sigismember(mask, sig) == 1)
+			sigaddset(out, sig);
 }
 
 /* SIGFD_BACKEND=kernel or =user forces a share-mode backend; by default

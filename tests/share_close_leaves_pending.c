@@ -11,7 +11,6 @@ int main(void)
 	pid_t holder;
 
 	block_only(&mask);
-	int threads = thread_count();
 	fd = sigfd(&mask, SIGFD_SHARE);
 	CHECK(fd >= 0);
 	CHECK(pipe(ready) == 0 && pipe(release) == 0);
@@ -33,7 +32,7 @@ int main(void)
 	reap_ok(holder);
 
 	/* The last copy is gone: the forwarding thread notices and leaves. */
-	WAIT_UNTIL(thread_count() == threads);
+	WAIT_UNTIL(forwarders() == 0);
 	CHECK(kill(getpid(), SIGUSR2) == 0);
 	CHECK(pending_has(SIGUSR2));
 	CHECK(sigwaitinfo(&mask, &si) == SIGUSR2);

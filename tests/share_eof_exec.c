@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		WAIT_UNTIL(queued_bytes(fd) == COUNT * 128);
 		CHECK(write(forwarded[1], "x", 1) == 1);
 		snprintf(parent, sizeof parent, "%d", (int)getppid());
-		execl("/proc/self/exe", argv[0], "image", parent, (char *)NULL);
+		execl(argv[0], argv[0], "image", parent, (char *)NULL);
 		_exit(127);
 	}
 	int fd = recv_fd(link[0]);
