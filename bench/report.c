@@ -403,9 +403,10 @@ static void plot_files(const struct bench *b)
 		for (int i = 0; i < b->nrows; i++)
 			if (b->rows[i].npool[w])
 				qsort(b->rows[i].pool[w], b->rows[i].npool[w], sizeof(int64_t), cmp_i64);
-		for (int k = 0; k <= 1000; k++) {
-			double p = k / 10.0;
-			fprintf(f, "%.1f", p);
+		/* Steps of 0.5 up to p99, then 0.05: the tail is where they differ. */
+		for (int k = 0; k <= 218; k++) {
+			double p = k <= 198 ? k / 2.0 : 99.0 + (k - 198) / 20.0;
+			fprintf(f, "%.2f", p);
 			for (int i = 0; i < b->nrows; i++)
 				if (b->rows[i].npool[w])
 					fprintf(f, " %.3f", pct_sorted(b->rows[i].pool[w], b->rows[i].npool[w], p) / 1e3);
