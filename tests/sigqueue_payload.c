@@ -20,6 +20,7 @@ int main(void)
 	CHECK(r.ssi_signo == SIGUSR2);
 	CHECK(r.ssi_code == SI_QUEUE);
 	CHECK(r.ssi_int == -123456);
+	CHECK(r.ssi_errno == 0);
 	CHECK(r.ssi_pid == (uint32_t)getpid());
 	CHECK(r.ssi_uid == (uint32_t)getuid());
 

@@ -19,6 +19,9 @@ static void *reader(void *arg)
 	CHECK(n == (ssize_t)(2 * sizeof r[0]));
 	CHECK((r[0].ssi_signo == SIGUSR1 && r[1].ssi_signo == SIGUSR2) ||
 	      (r[0].ssi_signo == SIGUSR2 && r[1].ssi_signo == SIGUSR1));
+	/* kill() is SI_USER, pthread_kill() SI_TKILL. */
+	for (int i = 0; i < 2; i++)
+		CHECK(r[i].ssi_code == (r[i].ssi_signo == SIGUSR1 ? SI_USER : SI_TKILL));
 	errno = 0;
 	CHECK(read(fd, r, sizeof r) == -1 && errno == EAGAIN);
 	return NULL;

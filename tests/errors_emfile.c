@@ -1,0 +1,49 @@
+/* sigfd() passes the kernel's descriptor limit through: with RLIMIT_NOFILE
+ * lowered so that no descriptor is free, it fails with EMFILE, and works
+ * again once one is closed. */
+#include <sys/resource.h>
+
+#include "check.h"
+
+int main(void)
+{
+	sigset_t set = set_of(SIGUSR1);
+	block_only(&set);
+	int keep = sigfd(&set, 0);
+	CHECK(keep >= 0);
+
+	/* Every number below keep+1 is taken once keep is open (stdio and
+	 * whatever we inherited may leave holes: fill them). */
+	int fill[64], nfill = 0;
+	for (;;) {
+		int fd = dup(keep);
+		CHECK(fd >= 0);
+		if (fd > keep) {
+			CHECK(close(fd) == 0);
+			break;
+		}
+		CHECK(nfill < 64);
+		fill[nfill++] = fd;
+	}
+	struct rlimit old, rl;
+	CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	rl = old;
+	rl.rlim_cur = (rlim_t)keep + 1;
+	CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+
+	errno = 0;
+	CHECK(sigfd(&set, 0) == -1);
+	CHECK(errno == EMFILE);
+
+	CHECK(close(keep) == 0);
+	int fd = sigfd(&set, SIGFD_NONBLOCK);
+	CHECK(fd == keep);
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(read_one(fd).ssi_signo == SIGUSR1);
+
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	CHECK(close(fd) == 0);
+	while (nfill > 0)
+		CHECK(close(fill[--nfill]) == 0);
+	return 0;
+}
