@@ -33,7 +33,7 @@ do for [f in pin." ".free] {
         lc[i] = "#333333"
         do for [k=1:words(names)] { if (word(names, k) eq word(hdr, i)) { lc[i] = palette[k] } }
     }
-    set title (f eq pin ? "Round trip, both processes pinned to one CPU" : "Round trip, unpinned")
+    set title (f eq pin ? "Round trip, both processes pinned to one CPU (CDF to p99.9)" : "Round trip, unpinned (CDF to p99.9)")
     set xlabel "round trip (us, log scale)"
     set ylabel "percentile"
     set logscale x
@@ -53,14 +53,14 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -35 font ",9"
-set xrange [-0.6:10.6]
+set xrange [-0.6:*]
 set key top right
-plot bars using 2:xtic(1) title "one record per call" lc rgb "#1f77b4", \
-     "" using 3 title "batched" lc rgb "#ff7f0e"
+plot bars using 2:xtic(1) skip 1 title "one record per call" lc rgb "#1f77b4", \
+     "" using 3 skip 1 title "batched" lc rgb "#ff7f0e"
 
 set title "Loss under flood: of 8192 queued at once, arrived (log scale)"
 set ylabel "arrived"
 set logscale y
 set yrange [0.8:20000]
-plot bars using 5:xtic(1) notitle lc rgb "#2ca02c", 8192 with lines dt 2 lc rgb "#000000" title "sent"
+plot bars using 5:xtic(1) skip 1 notitle lc rgb "#2ca02c", 8192 with lines dt 2 lc rgb "#000000" title "sent"
 unset multiplot

@@ -403,8 +403,9 @@ static void plot_files(const struct bench *b)
 		for (int i = 0; i < b->nrows; i++)
 			if (b->rows[i].npool[w])
 				qsort(b->rows[i].pool[w], b->rows[i].npool[w], sizeof(int64_t), cmp_i64);
-		/* Steps of 0.5 up to p99, then 0.05: the tail is where they differ. */
-		for (int k = 0; k <= 218; k++) {
+		/* Steps of 0.5 up to p99, then 0.05 up to p99.9: the tail is where
+		 * they differ; beyond it single preemptions stretch the axis. */
+		for (int k = 0; k <= 216; k++) {
 			double p = k <= 198 ? k / 2.0 : 99.0 + (k - 198) / 20.0;
 			fprintf(f, "%.2f", p);
 			for (int i = 0; i < b->nrows; i++)
