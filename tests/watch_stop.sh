@@ -50,4 +50,17 @@ next_line
 expect_text SIGINT kill pid=$$
 finish 0
 
+# Its reader gone: with SIGPIPE watched (blocked), the write fails with EPIPE
+# and it ends quietly with status 3 instead of dying of SIGPIPE.
+start_watch --timeout 60 USR1 PIPE
+exec 3<&-
+kill -USR1 "$wpid"
+status=0
+wait "$wpid" || status=$?
+wpid=
+[ "$status" -eq 3 ] || fail "reader gone: status $status, want 3"
+rest_err=$(cat <&4)
+exec 4<&-
+[ -z "$rest_err" ] || fail "reader gone: stderr: $rest_err"
+
 echo "$test_name: ok"
