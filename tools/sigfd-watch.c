@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +37,14 @@ static const char usage[] =
 	"2 bad arguments, 3 system error.\n";
 
 /* One line on stderr naming the problem, then out. */
-static _Noreturn void die(int status, const char *fmt, const char *a, const char *b)
+static _Noreturn __attribute__((format(printf, 2, 3))) void die(int status, const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("sigfd-watch: ", stderr);
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	exit(status);
 }
@@ -93,13 +98,13 @@ struct options {
 	int named; /* signals were named on the command line */
 };
 
-/* "--count=5", "--count 5" and "-c 5" all give "5"; NULL when missing. */
+/* "--count=5", "--count 5" and "-c 5" all give "5"; a missing value is an error. */
 static const char *option_value(const char *arg, size_t len, int *i, int argc, char **argv)
 {
 	if (arg[len] == '=')
 		return arg + len + 1;
 	if (*i + 1 >= argc)
-		die(EXIT_USAGE, "option '%s' needs an argument%s", argv[*i], "");
+		die(EXIT_USAGE, "option '%s' needs an argument", argv[*i]);
 	return argv[++*i];
 }
 
@@ -136,22 +141,22 @@ static void parse_args(int argc, char **argv, struct options *o)
 			else if ((n = is_option(a, "--count", "-c"))) {
 				v = option_value(a, n, &i, argc, argv);
 				if (!(o->count = parse_count(v)))
-					die(EXIT_USAGE, "bad count '%s' (want a whole number from 1)%s", v, "");
+					die(EXIT_USAGE, "bad count '%s' (want a whole number from 1)", v);
 			} else if ((n = is_option(a, "--timeout", "-t"))) {
 				v = option_value(a, n, &i, argc, argv);
 				if (parse_seconds(v, &o->timeout) < 0)
-					die(EXIT_USAGE, "bad timeout '%s' (want seconds, e.g. 2 or 0.5)%s", v, "");
+					die(EXIT_USAGE, "bad timeout '%s' (want seconds, e.g. 2 or 0.5)", v);
 				o->timed = 1;
 			} else
-				die(EXIT_USAGE, "unknown option '%s'%s", a, "");
+				die(EXIT_USAGE, "unknown option '%s'", a);
 			continue;
 		}
 		int sig = signame_parse(a, &why);
 		if (!sig)
 			die(EXIT_USAGE, "%s '%s'", why, a);
 		if (sig == SIGKILL || sig == SIGSTOP)
-			die(EXIT_USAGE, "%s cannot be watched: it can be neither blocked nor caught%s",
-			    sig == SIGKILL ? "SIGKILL" : "SIGSTOP", "");
+			die(EXIT_USAGE, "%s cannot be watched: it can be neither blocked nor caught",
+			    sig == SIGKILL ? "SIGKILL" : "SIGSTOP");
 		sigaddset(&o->set, sig);
 		o->named = 1;
 	}
@@ -195,7 +200,7 @@ static void flush_line(void)
 		return;
 	if (errno == EPIPE)
 		exit(EXIT_SYSTEM);
-	die(EXIT_SYSTEM, "writing output: %s%s", strerror(errno), "");
+	die(EXIT_SYSTEM, "writing output: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -219,10 +224,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (sigprocmask(SIG_BLOCK, &o.set, NULL) < 0)
-		die(EXIT_SYSTEM, "sigprocmask: %s%s", strerror(errno), "");
+		die(EXIT_SYSTEM, "sigprocmask: %s", strerror(errno));
 	fd = sigfd(&o.set, SIGFD_CLOEXEC | SIGFD_NONBLOCK);
 	if (fd < 0)
-		die(EXIT_SYSTEM, "sigfd: %s%s", strerror(errno), "");
+		die(EXIT_SYSTEM, "sigfd: %s", strerror(errno));
 
 	int n = set_size(&o.set);
 	fprintf(stderr, "sigfd-watch: watching pid %ld for %d signal%s\n", (long)getpid(), n,
@@ -248,7 +253,7 @@ int main(int argc, char **argv)
 		if (r < 0 && errno == EINTR)
 			continue; /* e.g. after SIGSTOP/SIGCONT */
 		if (r < 0)
-			die(EXIT_SYSTEM, "poll: %s%s", strerror(errno), "");
+			die(EXIT_SYSTEM, "poll: %s", strerror(errno));
 		if (r == 0) {
 			if (o.timed && ms_until(&deadline) == 0) {
 				status = EXIT_TIMEOUT;
@@ -262,9 +267,9 @@ int main(int argc, char **argv)
 		if (len < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (len < 0)
-			die(EXIT_SYSTEM, "read: %s%s", strerror(errno), "");
+			die(EXIT_SYSTEM, "read: %s", strerror(errno));
 		if (len != (ssize_t)sizeof rec)
-			die(EXIT_SYSTEM, "read: short record%s%s", "", "");
+			die(EXIT_SYSTEM, "read: short record");
 		clock_gettime(CLOCK_REALTIME, &now);
 		if (o.json)
 			describe_json(stdout, &rec, &now);
