@@ -247,20 +247,21 @@ int main(int argc, char **argv)
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		struct sigfd_siginfo rec;
 		struct timespec now;
-		int wait = o.timed ? ms_until(&deadline) : -1;
-		int r = poll(&p, 1, wait);
+		int ms = o.timed ? ms_until(&deadline) : -1;
 
+		/* Checked before each wait, so a steady stream of signals cannot
+		 * keep it going past the deadline. */
+		if (ms == 0) {
+			status = EXIT_TIMEOUT;
+			break;
+		}
+		int r = poll(&p, 1, ms);
 		if (r < 0 && errno == EINTR)
 			continue; /* e.g. after SIGSTOP/SIGCONT */
 		if (r < 0)
 			die(EXIT_SYSTEM, "poll: %s", strerror(errno));
-		if (r == 0) {
-			if (o.timed && ms_until(&deadline) == 0) {
-				status = EXIT_TIMEOUT;
-				break;
-			}
-			continue;
-		}
+		if (r == 0)
+			continue; /* the deadline, checked above */
 		/* One record at a time: we may stop after any of them, and what is
 		 * not read stays pending rather than lost in our buffer. */
 		ssize_t len = read(fd, &rec, sizeof rec);
