@@ -1,0 +1,247 @@
+#!/bin/sh
+# The kernel-module tier: build sigfd.ko against Debian's cloud kernel headers,
+# build the test programs statically, pack them with busybox into an
+# initramfs, boot Debian's own cloud kernel under QEMU (TCG: KVM is unusable
+# on these hosts), load the module, run every test, unload it, power off.
+# The host judges by the guest's result lines: a failed or missing result, a
+# kernel warning, oops or panic, a failed rmmod or a timeout fails the run.
+#
+#   sh kmod/guest-run.sh            build, boot, run, report
+#   sh kmod/guest-run.sh --build    build the module only (make kmod)
+#   sh kmod/guest-run.sh --missing  print the missing packages, exit 1 if any
+#
+# Guest programs: kmod/tests/*.c (suite "kmod") and tests/share_*.c (suite
+# "share"), each one self-contained and linked with libsigfd, run with
+# SIGFD_BACKEND=kernel. Environment:
+#   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
+#   KMOD_ONLY='share/* kmod/flood'  run only the tests matching these patterns
+#   KMOD_EXTRA='prog ...'       more static programs (or scripts) copied to /x in the guest
+#   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
+#                               KMOD_EXTRA program without arguments); their output is shown
+#   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB
+#   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
+#   KMOD_NO_INSTALL=1           never apt-get, even as root
+#   KMOD_BUILD=build/kmod       where everything built goes
+set -eu
+cd "$(dirname "$0")/.."
+top=$PWD
+out=${KMOD_BUILD:-build/kmod}
+case $out in /*) ;; *) out=$top/$out ;; esac
+mode=${1:-run}
+
+note() { printf 'kmod: %s\n' "$*" >&2; }
+die() { note "$*"; exit 1; }
+
+# The ABI changes with every Debian kernel update and old ones leave the
+# mirror: ask apt each time.
+resolve_kver() {
+	[ -n "${KVER:-}" ] && return 0
+	KVER=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\([0-9].*-cloud-amd64\)$/\1/p' | head -n 1)
+	if [ -z "$KVER" ]; then # no apt lists: fall back on installed headers
+		KVER=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null |
+			sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
+	fi
+	[ -n "$KVER" ]
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+
+# Packages this tier needs that are not installed, one line.
+missing_packages() {
+	m=
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || m="$m qemu-system-x86"
+	installed busybox-static || m="$m busybox-static"
+	command -v cpio >/dev/null 2>&1 || m="$m cpio"
+	command -v gzip >/dev/null 2>&1 || m="$m gzip"
+	command -v gcc >/dev/null 2>&1 || m="$m gcc"
+	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
+	if [ -n "${KVER:-}" ]; then
+		[ -f "/usr/src/linux-headers-$KVER/Makefile" ] || m="$m linux-headers-$KVER"
+	else
+		m="$m linux-headers-<abi>-cloud-amd64"
+	fi
+	echo "${m# }"
+}
+
+ensure_packages() {
+	resolve_kver || true
+	m=$(missing_packages)
+	[ -z "$m" ] && return 0
+	if [ "$(id -u)" = 0 ] && [ -z "${KMOD_NO_INSTALL:-}" ]; then
+		note "installing: $m"
+		apt-get update -qq >&2
+		KVER=; resolve_kver || die "cannot resolve the cloud kernel ABI"
+		m=$(missing_packages)
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $m >&2 ||
+			die "apt-get install failed: $m"
+		m=$(missing_packages)
+	fi
+	[ -z "$m" ] || die "missing packages: $m"
+}
+
+build_module() {
+	log=$out/module.log
+	make -C "/usr/src/linux-headers-$KVER" M="$top/kmod" modules >"$log" 2>&1 ||
+		{ cat "$log" >&2; die "module build failed"; }
+	if grep -E 'warning:|error:' "$log" >&2; then
+		die "module build has warnings"
+	fi
+	cp "$top/kmod/sigfd.ko" "$out/sigfd.ko"
+}
+
+# The image is never installed on the host: only vmlinuz is taken from it.
+fetch_kernel() {
+	vmlinuz=$out/kernel/vmlinuz-$KVER
+	[ -s "$vmlinuz" ] && return 0
+	mkdir -p "$out/kernel"
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download "linux-image-$KVER" 2>&1) |
+		grep -v -e '_apt' -e 'sandbox' >&2 || true
+	deb=$(ls "$tmp"/linux-image-*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || { rm -rf "$tmp"; die "cannot download linux-image-$KVER"; }
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./boot/vmlinuz-$KVER"
+	mv "$tmp/boot/vmlinuz-$KVER" "$vmlinuz"
+	rm -rf "$tmp"
+}
+
+CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
+
+build_programs() {
+	rm -rf "$out/obj" "$out/root"
+	mkdir -p "$out/obj" "$out/root/t/kmod" "$out/root/t/share" "$out/root/x"
+	for src in src/*.c; do
+		gcc $CFLAGS_GUEST -c -o "$out/obj/$(basename "$src" .c).o" "$src" ||
+			die "cannot build $src"
+	done
+	rm -f "$out/libsigfd.a"
+	ar rcs "$out/libsigfd.a" "$out"/obj/*.o
+	for src in kmod/tests/*.c tests/share_*.c; do
+		[ -f "$src" ] || continue
+		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
+		name=$(basename "$src" .c)
+		gcc $CFLAGS_GUEST -Ikmod -static -o "$out/root/t/$suite/$name" "$src" "$out/libsigfd.a" \
+			2>"$out/obj/$name.log" || { cat "$out/obj/$name.log" >&2; die "cannot build $src"; }
+	done
+	for x in ${KMOD_EXTRA:-}; do
+		[ -f "$x" ] || die "KMOD_EXTRA: no such file: $x"
+		cp "$x" "$out/root/x/"
+	done
+}
+
+build_initramfs() {
+	r=$out/root
+	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
+	cp /bin/busybox "$r/bin/busybox"
+	for applet in $(/bin/busybox --list); do
+		[ -e "$r/bin/$applet" ] || ln -s busybox "$r/bin/$applet"
+	done
+	for d in sbin usr/bin usr/sbin; do
+		mkdir -p "$(dirname "$r/$d")" && ln -sfn /bin "$r/$d"
+	done
+	cp "$out/sigfd.ko" "$r/sigfd.ko"
+	cp kmod/guest-init.sh "$r/init"
+	chmod 755 "$r/init"
+	{
+		echo "TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-60}"
+		echo "EXTRA_TIMEOUT=${KMOD_EXTRA_TIMEOUT:-600}"
+		printf 'ONLY=%s\n' "'${KMOD_ONLY:-}'"
+		if [ -n "${KMOD_EXTRA_RUN:-}" ]; then
+			printf 'EXTRA_RUN=%s\n' "'$KMOD_EXTRA_RUN'"
+		else
+			run=
+			for x in ${KMOD_EXTRA:-}; do run="$run$(basename "$x");"; done
+			printf 'EXTRA_RUN=%s\n' "'$run'"
+		fi
+	} >"$r/config"
+	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
+}
+
+# Read the console log; print the per-test report; exit status is the verdict.
+judge() {
+	log=$1 qemu_rc=$2
+	awk -v qemu_rc="$qemu_rc" '
+	FILENAME != "-" && FNR == NR {
+		if ($0 !~ /^#/ && NF > 1) { why = $0; sub(/^[^ ]+ +/, "", why); known[$1] = why }
+		next
+	}
+	/^GUEST-RESULT: / {
+		name = $2; verdict = $3; seen[name] = 1; skip = 1
+		if (verdict == "PASS" && (name in known)) { pass++; printf "XPASS %s (%s; listed as a known difference)\n", name, $4 }
+		else if (verdict == "PASS") { pass++; printf "PASS %s (%s)\n", name, $4 }
+		else if (name in known) { xfail++; printf "XFAIL %s (%s: %s)\n", name, $4, known[name] }
+		else { fail++; failed = failed " " name; printf "FAIL %s (%s, %s)\n", name, $4, $5; skip = 0 }
+		next
+	}
+	/^GUEST-EXPECT: / { for (i = 2; i <= NF; i++) expect[$i] = 1; next }
+	/^    / { print; next }
+	/^GUEST-OUT: / { if (!skip) { sub(/^GUEST-OUT: /, "    "); print }; next }
+	/^GUEST-EXTRA-OUT: / { sub(/^GUEST-EXTRA-OUT: /, "  | "); print; next }
+	/^GUEST-RMMOD: ok/ { rmmod = 1; next }
+	/^GUEST-RMMOD: / { print; next }
+	/^GUEST-DMESG: / { print; kernel_bad = 1; next }
+	/^GUEST-INSMOD-FAIL/ { print "FAIL: insmod sigfd.ko"; insmod_bad = 1; next }
+	/^GUEST-END/ { ended = 1; next }
+	/Kernel panic|Oops|BUG: |WARNING: |general protection fault|Call Trace/ { print "console: " $0; kernel_bad = 1 }
+	END {
+		for (n in expect) if (!(n in seen)) { missing++; printf "FAIL %s (no result line)\n", n }
+		printf "guest: %d passed, %d failed", pass, fail
+		if (xfail) printf ", %d known differences (XFAIL)", xfail
+		if (missing) printf ", %d without a result", missing
+		printf "\n"
+		bad = fail || missing || kernel_bad || insmod_bad
+		if (qemu_rc == 124) { print "FAIL: the guest timed out"; bad = 1 }
+		else if (!ended) { print "FAIL: the guest did not finish (panic or crash?)"; bad = 1 }
+		if (ended && !rmmod && !insmod_bad) { print "FAIL: rmmod sigfd at the end"; bad = 1 }
+		if (kernel_bad) print "FAIL: the kernel reported a problem (see above)"
+		if (failed != "") printf "failed:%s\n", failed
+		exit bad ? 1 : 0
+	}' kmod/share-known-differences - <"$log"
+}
+
+run_guest() {
+	log=$out/console.log
+	start=$(date +%s%N)
+	{
+		timeout -k 5 "${KMOD_TIMEOUT:-300}" qemu-system-x86_64 -accel tcg -smp "${KMOD_SMP:-2}" \
+			-m "${KMOD_MEM:-512}" -nic none -nographic -no-reboot \
+			-kernel "$out/kernel/vmlinuz-$KVER" -initrd "$out/initramfs.cpio.gz" \
+			-append 'console=ttyS0 panic=-1 oops=panic quiet' </dev/null 2>&1
+		echo $? >"$out/qemu.rc"
+	} | tr -d '\r' >"$log"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	set +e
+	judge "$log" "$(cat "$out/qemu.rc")"
+	verdict=$?
+	set -e
+	printf 'kmod: guest run took %d.%01ds (kernel %s, console log %s)\n' \
+		$((ms / 1000)) $((ms % 1000 / 100)) "$KVER" "${log#"$top"/}"
+	return $verdict
+}
+
+case $mode in
+--missing)
+	resolve_kver || true
+	m=$(missing_packages)
+	[ -n "$m" ] && { echo "$m"; exit 1; }
+	exit 0 ;;
+--build|run) ;;
+*) die "usage: $0 [--build|--missing]" ;;
+esac
+
+mkdir -p "$out"
+# One run at a time per build dir: make check in several variants at once
+# would otherwise build kmod/ and the initramfs over each other.
+exec 9>"$out/.lock"
+flock 9
+ensure_packages
+build_module
+note "built $out/sigfd.ko for $KVER"
+[ "$mode" = --build ] && exit 0
+t0=$(date +%s)
+fetch_kernel
+build_programs
+build_initramfs
+note "prepared in $(( $(date +%s) - t0 ))s; booting $KVER under QEMU (TCG, ${KMOD_SMP:-2} CPUs)"
+run_guest
