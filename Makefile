@@ -7,6 +7,8 @@
 #   make demo            the scripted demonstration
 #   make install PREFIX=/usr/local   (DESTDIR honoured); make uninstall
 
+.DEFAULT_GOAL := all
+
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 PREFIX   ?= /usr/local
@@ -74,7 +76,7 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 check: all
-	@BUILD=$(B) VALGRIND=$(VALGRIND) sh tests/run-all
+	@BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
 	@BUILD=$(B) sh tools/demo.sh

@@ -7,7 +7,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' >"$dir/example.c"
 [ -s "$dir/example.c" ] || { echo "no C example in README.md"; exit 1; }
-${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -o "$dir/example" "$dir/example.c" \
+# TEST_CFLAGS carries the sanitizer flags the library was built with.
+${CC:-cc} ${TEST_CFLAGS:-} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -o "$dir/example" "$dir/example.c" \
 	"$BUILD/lib/libsigfd.a" -pthread
 sh -c '
 	"$1" >"$2/out" &

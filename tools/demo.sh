@@ -73,5 +73,8 @@ exec 3<&- 4<&-
 echo "   sigfd-watch exited with status $status (--count reached)"
 
 # ---------------------------------------------------------------------------
-# Part 2: examples/listen-in (to be added here by the project lead).
+# Part 2: share mode, the 2003 story: a child listens in on its parent.
 # ---------------------------------------------------------------------------
+say "examples/listen-in: a parent makes a SIGFD_SHARE fd and forks a listener; a third
+   process signals the parent; the parent execs; the listener sees end of file"
+"$BUILD/examples/listen-in" | sed 's/^/   /'
