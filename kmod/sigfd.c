@@ -559,7 +559,7 @@ static long sigfd_create(const struct sigfd_params __user *uarg)
 	struct sigfd_ctx *ctx;
 	int fd, err;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	err = sigfd_get_params(&p, &ctx->mask, uarg);
