@@ -85,7 +85,10 @@ ensure_packages() {
 
 build_module() {
 	log=$out/module.log
-	make -C "/usr/src/linux-headers-$KVER" M="$top/kmod" modules >"$log" 2>&1 ||
+	# The kernel's own build, with the kernel's compiler: nothing from an
+	# outer make (say CC=clang for the library) may leak into it.
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
+		make -C "/usr/src/linux-headers-$KVER" M="$top/kmod" modules >"$log" 2>&1 ||
 		{ cat "$log" >&2; die "module build failed"; }
 	if grep -E 'warning:|error:' "$log" >&2; then
 		die "module build has warnings"

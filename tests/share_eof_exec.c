@@ -1,17 +1,21 @@
 /* End of file when the creator execs (to a program that keeps running):
- * records taken before are read first, then read() returns 0; signals sent
- * to the new image never appear on the fd, they stay with the new image. */
+ * read() returns 0 and poll() says POLLIN|POLLHUP; signals sent to the new
+ * image never appear on the fd, they stay with the new image. Records the
+ * user-space backend had taken before the exec are read first; the kernel
+ * module takes nothing before read(), so there the signals pending at the
+ * exec stay with the new image too. */
 #include "share_util.h"
 
 #define COUNT 10
 
-/* The new image: wait for SIGUSR1 (still blocked across exec) and report
- * its sender through the exit status check in the parent. */
-static int new_image(const char *parent)
+/* The new image: say it is up, then wait for SIGUSR1 (still blocked across
+ * exec) and check it came from the parent. */
+static int new_image(const char *up_fd, const char *parent)
 {
 	sigset_t usr1 = set_of(SIGUSR1);
 	siginfo_t si;
 
+	CHECK(write(atoi(up_fd), "u", 1) == 1);
 	CHECK(sigwaitinfo(&usr1, &si) == SIGUSR1);
 	CHECK(si.si_pid == atoi(parent));
 	return 0;
@@ -20,44 +24,47 @@ static int new_image(const char *parent)
 int main(int argc, char **argv)
 {
 	sigset_t mask;
-	int link[2], go[2], forwarded[2];
+	int link[2], go[2], up[2];
 	pid_t creator;
+	char c;
 
-	if (argc == 3 && strcmp(argv[1], "image") == 0)
-		return new_image(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "image") == 0)
+		return new_image(argv[2], argv[3]);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGRTMIN);
 	sigaddset(&mask, SIGUSR1);
 	block_only(&mask);
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, link) == 0);
-	CHECK(pipe(go) == 0 && pipe(forwarded) == 0);
+	CHECK(pipe(go) == 0 && pipe(up) == 0); /* up[1] is inherited by the new image */
 	creator = fork();
 	CHECK(creator >= 0);
 	if (creator == 0) {
-		char parent[32], c;
+		char up_fd[16], parent[16];
 		int fd = sigfd(&mask, SIGFD_SHARE | SIGFD_CLOEXEC);
 		CHECK(fd >= 0);
 		send_fd(link[1], fd);
 		CHECK(read(go[0], &c, 1) == 1);
 		for (int i = 0; i < COUNT; i++)
 			CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
-		WAIT_UNTIL(queued_bytes(fd) == COUNT * 128);
-		CHECK(write(forwarded[1], "x", 1) == 1);
+		if (!kernel_backend(fd)) /* all taken and written before the exec */
+			WAIT_UNTIL(queued_bytes(fd) == COUNT * 128);
+		snprintf(up_fd, sizeof up_fd, "%d", up[1]);
 		snprintf(parent, sizeof parent, "%d", (int)getppid());
-		execl(argv[0], argv[0], "image", parent, (char *)NULL);
+		execl(argv[0], argv[0], "image", up_fd, parent, (char *)NULL);
 		_exit(127);
 	}
+	CHECK(close(up[1]) == 0); /* a failed exec then shows as end of file on up[0] */
 	int fd = recv_fd(link[0]);
+	int before_exec = kernel_backend(fd) ? 0 : COUNT;
 	CHECK(write(go[1], "g", 1) == 1);
-	char c;
-	CHECK(read(forwarded[0], &c, 1) == 1); /* all taken; the exec follows */
+	CHECK(read(up[0], &c, 1) == 1); /* the new image runs */
 
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	for (int i = 0; i < COUNT; i++) {
-		CHECK(poll(&p, 1, 10000) == 1);
+	for (int i = 0; i < before_exec; i++) {
+		CHECK(poll(&p, 1, 1000) == 1);
 		CHECK(read_one(fd).ssi_int == i);
 	}
-	/* The exec closes the writers: end of file within a second of it. */
+	/* The exec ended the creator's image: end of file within a second. */
 	CHECK(poll(&p, 1, 1000) == 1);
 	CHECK((p.revents & (POLLIN | POLLHUP)) == (POLLIN | POLLHUP));
 	struct sigfd_siginfo r;

@@ -33,12 +33,15 @@ int main(void)
 			CHECK(fd[i] >= 0);
 			CHECK(errno == 1234);
 		}
-		CHECK(forwarders() == 1); /* one thread serves them all */
+		/* One thread serves them all; the kernel module needs none. */
+		CHECK(forwarders() == (kernel_backend(fd[0]) ? 0 : 1));
 		CHECK(kill(getpid(), SIGUSR1) == 0);
 		struct pollfd p[3];
 		for (int i = 0; i < 3; i++)
 			p[i] = (struct pollfd){ .fd = fd[i], .events = POLLIN };
-		CHECK(poll(p, 3, 5000) == 1);
+		/* Working: the signal makes an fd readable (user space routes it
+		 * to one; in the kernel every fd whose mask holds it is). */
+		CHECK(poll(p, 3, 5000) >= 1);
 		CHECK(pthread_sigmask(SIG_SETMASK, NULL, &mask_after) == 0);
 		for (int sig = 1; sig < NSIG; sig++)
 			CHECK(sigismember(&mask_before, sig) == sigismember(&mask_after, sig));

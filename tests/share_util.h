@@ -116,6 +116,21 @@ static inline int pending_has(int sig)
 	return sigismember(&p, sig);
 }
 
+/* Is fd a share fd of the kernel module (/dev/sigfd), rather than of the
+ * user-space backend? Where the two differ by design, tests ask this. */
+static inline int kernel_backend(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof target - 1);
+	if (n < 0)
+		return 0;
+	target[n] = 0;
+	return strcmp(target, "anon_inode:[sigfd]") == 0;
+}
+
 /* Bytes of records waiting in a share fd. */
 static inline int queued_bytes(int fd)
 {
