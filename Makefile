@@ -45,6 +45,8 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))
 
 .PHONY: all lib check demo install uninstall clean
+# Objects are kept: make would otherwise delete them as intermediates.
+.SECONDARY:
 all: lib $(TOOL_BINS) $(EXAMPLES) $(TESTS)
 lib: $(LIB_A) $(LIB_SO)
 

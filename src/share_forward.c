@@ -186,9 +186,58 @@ static void remove_share(struct share *gone)
 		if (*p == gone) {
 			*p = gone->next;
 			close(gone->writer);
-			free(gone);
+			gone->next = share_state.dead; /* freed by share_reap() */
+			share_state.dead = gone;
 			return;
 		}
+}
+
+int share_reserve(size_t shares)
+{
+	struct share_state *st = &share_state;
+	struct pollset *have = st->pollset_next ? st->pollset_next : st->pollset;
+	size_t slots = 2 + shares, want;
+	struct pollset *ps;
+
+	if (have && have->slots >= slots)
+		return 0;
+	want = slots < 8 ? 8 : 2 * slots;
+	ps = malloc(sizeof *ps + want * (sizeof ps->pfd[0] + sizeof ps->who[0]));
+	if (!ps)
+		return -1;
+	ps->slots = want;
+	ps->who = (struct share **)(ps->pfd + want);
+	ps->retired_next = NULL;
+	free(st->pollset_next); /* the thread never saw it */
+	st->pollset_next = ps;
+	return 0;
+}
+
+static void free_pollsets(struct pollset *ps)
+{
+	while (ps) {
+		struct pollset *next = ps->retired_next;
+		free(ps);
+		ps = next;
+	}
+}
+
+void share_reap(bool all)
+{
+	struct share_state *st = &share_state;
+
+	while (st->dead) {
+		struct share *next = st->dead->next;
+		free(st->dead);
+		st->dead = next;
+	}
+	free_pollsets(st->retired);
+	st->retired = NULL;
+	if (all) {
+		free(st->pollset);
+		free(st->pollset_next);
+		st->pollset = st->pollset_next = NULL;
+	}
 }
 
 static void *forward(void *unused)
@@ -201,30 +250,19 @@ static void *forward(void *unused)
 	sfd = st->sfd;
 	wake = st->wake;
 	while (st->list && !st->stopping) {
-		size_t n = 2;
+		size_t n;
 
-		for (struct share *s = st->list; s; s = s->next)
-			n++;
-		if (n > st->slots) {
-			struct pollfd *np = realloc(st->pfd, n * sizeof *np);
-			struct share **nw = np ? realloc(st->who, n * sizeof *nw) : NULL;
-
-			if (np)
-				st->pfd = np;
-			if (nw)
-				st->who = nw;
-			if (!np || !nw) {
-				/* Cannot watch them all: try again shortly rather than
-				 * lose track of a closed fd. */
-				pthread_mutex_unlock(&st->lock);
-				poll(NULL, 0, 10);
-				pthread_mutex_lock(&st->lock);
-				continue;
+		if (st->pollset_next) {
+			if (st->pollset) {
+				st->pollset->retired_next = st->retired;
+				st->retired = st->pollset;
 			}
-			st->slots = n;
+			st->pollset = st->pollset_next;
+			st->pollset_next = NULL;
 		}
-		struct pollfd *pfd = st->pfd;
-		struct share **who = st->who;
+		/* share_reserve() made room for every share in the list. */
+		struct pollfd *pfd = st->pollset->pfd;
+		struct share **who = st->pollset->who;
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = wake, .events = POLLIN };
 		n = 2;
@@ -260,11 +298,6 @@ static void *forward(void *unused)
 	st->running = false;
 	st->sfd = st->wake = -1;
 	st->taking = 0;
-	free(st->pfd);
-	free(st->who);
-	st->pfd = NULL;
-	st->who = NULL;
-	st->slots = 0;
 	pthread_mutex_unlock(&st->lock);
 	close(sfd);
 	close(wake);

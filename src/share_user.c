@@ -61,6 +61,7 @@ static void after_fork_in_child(void)
 		free(s);
 	}
 	st->list = NULL;
+	share_reap(true);
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -76,6 +77,7 @@ __attribute__((destructor)) static void stop_forwarding_at_exit(void)
 {
 	pthread_mutex_lock(&share_state.lock);
 	share_stop();
+	share_reap(true);
 }
 
 static sigbits bits_of(const sigset_t *mask)
@@ -195,11 +197,16 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 	s->writer = pair[1];
 	s->mask = bits_of(mask);
 
+	size_t shares = 1;
+
 	pthread_mutex_lock(&share_state.lock);
+	share_reap(false);
 	if (setup_pair(s, pair[0], flags) < 0)
 		goto fail;
 	for (tail = &share_state.list; *tail; tail = &(*tail)->next)
-		;
+		shares++;
+	if (share_reserve(shares) < 0)
+		goto fail;
 	*tail = s;
 	if (share_start_or_wake() < 0) {
 		*tail = NULL;
@@ -229,6 +236,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (!S_ISSOCK(st.st_mode))
 		return SIGFD_NOT_MINE;
 	pthread_mutex_lock(&share_state.lock);
+	share_reap(false);
 	for (s = share_state.list; s; s = s->next)
 		if (s->dev == st.st_dev && s->ino == st.st_ino)
 			break;

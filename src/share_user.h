@@ -55,6 +55,17 @@ struct share {
 	unsigned char signo[SHARE_CAPACITY]; /* signal of record k at [k % SHARE_CAPACITY] */
 };
 
+/* The thread's poll set: the signalfd, the wake-up eventfd, then one entry
+ * per share fd, with the share each entry is for. Allocated by callers of
+ * the API, never by the thread, which must not touch the allocator: its
+ * first call would give it a malloc arena of its own (64 MiB reserved). */
+struct pollset {
+	struct pollset *retired_next;
+	size_t slots;
+	struct share **who;
+	struct pollfd pfd[];
+};
+
 struct share_state {
 	pthread_mutex_t lock;  /* guards everything below */
 	struct share *list;    /* in creation order */
@@ -65,9 +76,10 @@ struct share_state {
 	int wake;              /* eventfd that wakes the thread when the list or a mask changes */
 	int sfd;               /* the thread's signalfd */
 	sigbits taking;        /* the mask sfd has now */
-	struct pollfd *pfd;    /* the thread's poll set, and the share of each entry: */
-	struct share **who;    /* here so that a forked child can free them */
-	size_t slots;
+	struct pollset *pollset;      /* the one the thread uses */
+	struct pollset *pollset_next; /* a bigger one for it to take up */
+	struct pollset *retired;      /* ones it gave up, to be freed */
+	struct share *dead;           /* shares it removed, to be freed */
 	unsigned record_cost;  /* TIOCOUTQ bytes that one unread record accounts for */
 };
 
@@ -79,6 +91,11 @@ int share_update_mask(void);
 int share_start_or_wake(void);
 /* Called with the lock held, returns with it held: end the thread, wait for it. */
 void share_stop(void);
+/* Under the lock: free what the thread has given up. With all = true (no
+ * thread running), everything the poll sets and dead shares hold. */
+void share_reap(bool all);
+/* Under the lock: make room in the poll set for n share fds. */
+int share_reserve(size_t n);
 /* Under the lock: the exact number of unread records of s (one ioctl). */
 void share_refresh(struct share *s);
 
