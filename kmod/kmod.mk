@@ -10,3 +10,11 @@ kmod:
 
 kmod-check:
 	sh kmod/guest-run.sh
+
+# The benchmark inside the guest: the kernel backend beside raw signalfd
+# and the user-space share mode, in the same guest (issue 5's kernel row).
+.PHONY: kmod-bench
+kmod-bench: bench-static
+	KMOD_ONLY=none KMOD_EXTRA=$(B)-static/bench/sigfd-bench \
+	KMOD_EXTRA_RUN='sigfd-bench $(KMOD_BENCH_ARGS) --only signalfd,sigfd-local,sigfd-share,sigfd-kernel --out /tmp/bench' \
+	sh kmod/guest-run.sh
