@@ -1,12 +1,16 @@
 /* Share mode in user space, the forwarding thread: takes the creator's
  * signals from a signalfd of its own, only while some share fd has room for
  * them, and writes each as one record to exactly one share fd. It exits when
- * the last share fd has been closed everywhere. See share_user.h. */
+ * the last share fd has been closed everywhere. See share_user.h.
+ *
+ * The thread never calls the allocator: its first call would give it a
+ * malloc arena of its own (64 MiB of address space reserved). What it gives
+ * up, the API side frees. */
 #include <errno.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
@@ -18,6 +22,8 @@
 
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
+/* Events taken from epoll at once. */
+#define FORWARD_EVENTS 16
 
 static bool has_room(const struct share *s)
 {
@@ -47,11 +53,23 @@ int share_update_mask(void)
 
 void share_refresh(struct share *s)
 {
+	unsigned cost = 0, records = 0, keep = 0;
 	int queued;
 
 	/* On failure keep the upper bound: it only ever errs towards full. */
-	if (ioctl(s->writer, TIOCOUTQ, &queued) == 0)
-		s->unread = (unsigned)queued / share_state.record_cost + s->unsent;
+	if (ioctl(s->writer, TIOCOUTQ, &queued) < 0)
+		return;
+	/* Buffers are read in order: the unread ones are the newest. */
+	while (keep < s->buf_count && cost < (unsigned)queued) {
+		unsigned k = s->buf_records[(s->buf_first + s->buf_count - 1 - keep) % SHARE_CAPACITY];
+
+		cost += share_state.buf_cost[k];
+		records += k;
+		keep++;
+	}
+	s->buf_first = (s->buf_first + s->buf_count - keep) % SHARE_CAPACITY;
+	s->buf_count = keep;
+	s->unread = records + s->unsent;
 }
 
 /* Is a record for sig among the unread ones of s? Checked against the
@@ -115,32 +133,49 @@ static struct share *route(const struct sigfd_siginfo *r, bool *coalesced)
 	return NULL;
 }
 
-/* Write the records routed to s, one socket buffer each, so that TIOCOUTQ
- * counts them exactly. What the kernel refuses (the last reader just went
- * away) goes back to the creator's queue. */
+/* Write the records routed to s: a standard signal's record as a socket
+ * buffer of its own, so that whether it is still unread is known exactly;
+ * runs of real-time records up to SHARE_RUN per buffer. What the kernel
+ * refuses (the last reader just went away) goes back to the creator's
+ * queue. A partial write cannot happen: the send buffer holds more than a
+ * full share fd (share_user.c sizes it). */
 static void send_routed(struct share *s, struct sigfd_siginfo *recs, struct share **dest, int n)
 {
 	struct mmsghdr msg[SHARE_BATCH];
 	struct iovec iov[SHARE_BATCH];
-	int count = 0, sent;
+	int count = 0, records = 0, sent;
+	bool in_run = false;
 
 	for (int i = 0; i < n; i++) {
+		bool realtime = (int)recs[i].ssi_signo >= SIGRTMIN;
+
 		if (dest[i] != s)
 			continue;
-		iov[count] = (struct iovec){ .iov_base = &recs[i], .iov_len = sizeof recs[i] };
-		memset(&msg[count], 0, sizeof msg[count]);
-		msg[count].msg_hdr.msg_iov = &iov[count];
-		msg[count].msg_hdr.msg_iovlen = 1;
-		count++;
+		if (!(realtime && in_run && msg[count - 1].msg_hdr.msg_iovlen < SHARE_RUN)) {
+			memset(&msg[count], 0, sizeof msg[count]);
+			msg[count].msg_hdr.msg_iov = &iov[records];
+			count++;
+		}
+		iov[records++] = (struct iovec){ .iov_base = &recs[i], .iov_len = sizeof recs[i] };
+		msg[count - 1].msg_hdr.msg_iovlen++;
+		in_run = realtime;
 	}
 	sent = (int)sendmmsg(s->writer, msg, (unsigned)count, MSG_DONTWAIT | MSG_NOSIGNAL);
 	if (sent < 0)
 		sent = 0;
-	for (int i = sent; i < count; i++)
-		requeue(iov[i].iov_base);
+	for (int m = 0; m < count; m++) {
+		unsigned k = (unsigned)msg[m].msg_hdr.msg_iovlen;
+
+		if (m < sent) {
+			s->buf_records[(s->buf_first + s->buf_count++) % SHARE_CAPACITY] = (unsigned char)k;
+			continue;
+		}
+		for (unsigned j = 0; j < k; j++)
+			requeue(msg[m].msg_hdr.msg_iov[j].iov_base);
+		s->written -= k;
+		s->unread -= k;
+	}
 	s->unsent = 0;
-	s->written -= (unsigned)(count - sent);
-	s->unread -= (unsigned)(count - sent);
 }
 
 static void forward_pending(void)
@@ -185,6 +220,9 @@ static void remove_share(struct share *gone)
 	for (struct share **p = &share_state.list; *p; p = &(*p)->next)
 		if (*p == gone) {
 			*p = gone->next;
+			/* Out of the epoll set before the fd goes: a forked child
+			 * may still hold the file for a moment. */
+			epoll_ctl(share_state.ep, EPOLL_CTL_DEL, gone->writer, NULL);
 			close(gone->writer);
 			gone->next = share_state.dead; /* freed by share_reap() */
 			share_state.dead = gone;
@@ -192,37 +230,27 @@ static void remove_share(struct share *gone)
 		}
 }
 
-int share_reserve(size_t shares)
+/* Hang-up is always reported; EPOLLOUT, edge-triggered, only while s is full:
+ * then each buffer the reader frees wakes the thread to count again. */
+static int watch(struct share *s, int op, bool room)
 {
-	struct share_state *st = &share_state;
-	struct pollset *have = st->pollset_next ? st->pollset_next : st->pollset;
-	size_t slots = 2 + shares, want;
-	struct pollset *ps;
+	struct epoll_event ev = { .events = EPOLLET | (room ? EPOLLOUT : 0), .data.ptr = s };
 
-	if (have && have->slots >= slots)
-		return 0;
-	want = slots < 8 ? 8 : 2 * slots;
-	ps = malloc(sizeof *ps + want * (sizeof ps->pfd[0] + sizeof ps->who[0]));
-	if (!ps)
+	if (epoll_ctl(share_state.ep, op, s->writer, &ev) < 0)
 		return -1;
-	ps->slots = want;
-	ps->who = (struct share **)(ps->pfd + want);
-	ps->retired_next = NULL;
-	free(st->pollset_next); /* the thread never saw it */
-	st->pollset_next = ps;
+	s->registered = true;
+	s->watching_room = room;
 	return 0;
 }
 
-static void free_pollsets(struct pollset *ps)
+static void watch_room_of_full_shares(void)
 {
-	while (ps) {
-		struct pollset *next = ps->retired_next;
-		free(ps);
-		ps = next;
-	}
+	for (struct share *s = share_state.list; s; s = s->next)
+		if (!has_room(s) && !s->watching_room)
+			watch(s, EPOLL_CTL_MOD, true);
 }
 
-void share_reap(bool all)
+void share_reap(void)
 {
 	struct share_state *st = &share_state;
 
@@ -231,76 +259,67 @@ void share_reap(bool all)
 		free(st->dead);
 		st->dead = next;
 	}
-	free_pollsets(st->retired);
-	st->retired = NULL;
-	if (all) {
-		free(st->pollset);
-		free(st->pollset_next);
-		st->pollset = st->pollset_next = NULL;
+}
+
+static void handle_events(const struct epoll_event *ev, int n, bool *signals)
+{
+	struct share_state *st = &share_state;
+
+	for (int i = 0; i < n; i++) {
+		struct share *s = ev[i].data.ptr;
+
+		if (!s) {
+			*signals = true;
+		} else if ((void *)s == &st->wake) {
+			uint64_t count;
+			ssize_t ignored = read(st->wake, &count, sizeof count);
+			(void)ignored;
+		} else if (ev[i].events & (EPOLLHUP | EPOLLERR)) {
+			remove_share(s);
+		} else if (ev[i].events & EPOLLOUT) {
+			share_refresh(s);
+			if (has_room(s))
+				watch(s, EPOLL_CTL_MOD, false);
+		}
 	}
 }
 
 static void *forward(void *unused)
 {
 	struct share_state *st = &share_state;
-	int sfd, wake;
+	struct epoll_event ev[FORWARD_EVENTS];
+	int sfd, wake, ep;
 
 	(void)unused;
 	pthread_mutex_lock(&st->lock);
 	sfd = st->sfd;
 	wake = st->wake;
+	ep = st->ep;
 	while (st->list && !st->stopping) {
-		size_t n;
-
-		if (st->pollset_next) {
-			if (st->pollset) {
-				st->pollset->retired_next = st->retired;
-				st->retired = st->pollset;
-			}
-			st->pollset = st->pollset_next;
-			st->pollset_next = NULL;
-		}
-		/* share_reserve() made room for every share in the list. */
-		struct pollfd *pfd = st->pollset->pfd;
-		struct share **who = st->pollset->who;
-		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = wake, .events = POLLIN };
-		n = 2;
-		for (struct share *s = st->list; s; s = s->next, n++) {
-			/* Hang-up (all readers gone) is always reported; writable
-			 * only matters once full. */
-			pfd[n] = (struct pollfd){ .fd = s->writer, .events = has_room(s) ? 0 : POLLOUT };
-			who[n] = s;
-		}
+		bool signals = false;
+		int n;
 
 		pthread_mutex_unlock(&st->lock);
-		poll(pfd, (nfds_t)n, -1);
+		n = epoll_wait(ep, ev, FORWARD_EVENTS, -1);
 		pthread_mutex_lock(&st->lock);
-
-		if (pfd[1].revents & POLLIN) {
-			uint64_t count;
-			ssize_t ignored = read(wake, &count, sizeof count);
-			(void)ignored;
-		}
-		/* Only this thread removes shares, so the snapshot is valid. */
-		for (size_t i = 2; i < n; i++) {
-			if (pfd[i].revents & (POLLHUP | POLLERR))
-				remove_share(who[i]);
-			else if (pfd[i].revents & POLLOUT)
-				share_refresh(who[i]);
-		}
+		handle_events(ev, n, &signals);
+		/* Before reading: a share fd just gone takes nothing more. */
 		share_update_mask();
-		if (pfd[0].revents & POLLIN) {
+		if (signals) {
 			forward_pending();
+			watch_room_of_full_shares();
 			share_update_mask();
 		}
 	}
+	for (struct share *s = st->list; s; s = s->next)
+		s->registered = s->watching_room = false;
 	st->running = false;
-	st->sfd = st->wake = -1;
+	st->sfd = st->wake = st->ep = -1;
 	st->taking = 0;
 	pthread_mutex_unlock(&st->lock);
 	close(sfd);
 	close(wake);
+	close(ep);
 	return NULL;
 }
 
@@ -340,23 +359,39 @@ void share_stop(void)
 	join_ended();
 }
 
-int share_start_or_wake(void)
+/* Under the lock: put share fds the thread does not watch yet into its set. */
+static int register_shares(void)
+{
+	for (struct share *s = share_state.list; s; s = s->next)
+		if (!s->registered && watch(s, EPOLL_CTL_ADD, !has_room(s)) < 0)
+			return -1;
+	return 0;
+}
+
+static int add_fd(int ep, int fd, void *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int share_serve(void)
 {
 	struct share_state *st = &share_state;
 	pthread_attr_t attr;
 	sigset_t none, all, old;
 	int err = 0;
 
-	if (st->running) {
-		wake_thread();
-		return 0;
-	}
+	if (st->running)
+		return register_shares();
 	join_ended();
 	sigemptyset(&none);
 	st->taking = 0;
 	st->sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
 	st->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (st->sfd < 0 || st->wake < 0) {
+	st->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (st->sfd < 0 || st->wake < 0 || st->ep < 0 || add_fd(st->ep, st->sfd, NULL) < 0 ||
+	    add_fd(st->ep, st->wake, &st->wake) < 0 || register_shares() < 0) {
 		err = errno;
 		goto fail;
 	}
@@ -376,11 +411,15 @@ int share_start_or_wake(void)
 		return 0;
 	}
 fail:
+	for (struct share *s = st->list; s; s = s->next)
+		s->registered = s->watching_room = false;
 	if (st->sfd >= 0)
 		close(st->sfd);
 	if (st->wake >= 0)
 		close(st->wake);
-	st->sfd = st->wake = -1;
+	if (st->ep >= 0)
+		close(st->ep);
+	st->sfd = st->wake = st->ep = -1;
 	errno = err;
 	return -1;
 }

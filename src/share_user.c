@@ -41,7 +41,7 @@ static void before_fork(void)
 
 static void after_fork_in_parent(void)
 {
-	if (share_state.list && share_start_or_wake() == 0)
+	if (share_state.list && share_serve() == 0)
 		share_update_mask();
 	pthread_mutex_unlock(&share_state.lock);
 }
@@ -61,7 +61,7 @@ static void after_fork_in_child(void)
 		free(s);
 	}
 	st->list = NULL;
-	share_reap(true);
+	share_reap();
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -77,7 +77,7 @@ __attribute__((destructor)) static void stop_forwarding_at_exit(void)
 {
 	pthread_mutex_lock(&share_state.lock);
 	share_stop();
-	share_reap(true);
+	share_reap();
 }
 
 static sigbits bits_of(const sigset_t *mask)
@@ -114,43 +114,58 @@ static bool is_named_share(int fd)
 	       memcmp(addr.sun_path + 1, SHARE_NAME_PREFIX, plen) == 0;
 }
 
-/* What one unread record adds to the writer's TIOCOUTQ: the kernel's size
- * of a socket buffer holding 128 bytes. Measured, since it differs between
- * kernels, on a pair of our own before the reader is handed out. */
-static int measure_record_cost(int reader, int writer)
+/* What a socket buffer of k records adds to the writer's TIOCOUTQ, for k up
+ * to SHARE_RUN. Measured, since it differs between kernels, on a pair of our
+ * own before the reader is handed out. */
+static int measure_buffer_costs(int reader, int writer)
 {
-	struct sigfd_siginfo probe;
-	int queued;
+	struct sigfd_siginfo probe[SHARE_RUN];
+	unsigned *cost = share_state.buf_cost;
 
-	memset(&probe, 0, sizeof probe);
-	if (write(writer, &probe, sizeof probe) != (ssize_t)sizeof probe)
-		return -1;
-	if (ioctl(writer, TIOCOUTQ, &queued) < 0 || queued <= 0)
-		return -1;
-	if (read(reader, &probe, sizeof probe) != (ssize_t)sizeof probe)
-		return -1;
-	share_state.record_cost = (unsigned)queued;
+	memset(probe, 0, sizeof probe);
+	for (unsigned k = 1; k <= SHARE_RUN; k++) {
+		ssize_t len = (ssize_t)(k * sizeof probe[0]), got = 0;
+		int queued;
+
+		if (write(writer, probe, (size_t)len) != len)
+			return -1;
+		if (ioctl(writer, TIOCOUTQ, &queued) < 0 || queued <= 0)
+			return -1;
+		while (got < len) {
+			ssize_t r = read(reader, (char *)probe + got, (size_t)(len - got));
+			if (r <= 0)
+				return -1;
+			got += r;
+		}
+		cost[k] = (unsigned)queued;
+	}
 	return 0;
 }
 
-/* Size the writer's send buffer so that it polls writable exactly while
- * fewer than SHARE_CAPACITY records are unread: a unix stream socket is
- * writable while 4 * queued <= sndbuf, and the kernel doubles what it is
- * given. That POLLOUT is what wakes the thread when a full fd drains. */
+/* Size the writer's send buffer so that a full share fd still leaves it
+ * writable: a unix stream socket is writable while 4 * queued <= sndbuf (the
+ * kernel doubles what it is given). Then a write never blocks or stops
+ * short, and each buffer the reader frees signals EPOLLOUT. */
 static int size_writer(struct share *s)
 {
-	int want = (int)(2 * share_state.record_cost * (SHARE_CAPACITY - 1));
-	int got;
+	unsigned per_record = 0;
+	int want, got;
 	socklen_t len = sizeof got;
 
+	for (unsigned k = 1; k <= SHARE_RUN; k++) {
+		unsigned c = (share_state.buf_cost[k] + k - 1) / k;
+		if (c > per_record)
+			per_record = c;
+	}
+	want = (int)(2 * per_record * SHARE_CAPACITY);
 	if (setsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &want, sizeof want) < 0 ||
 	    getsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &got, &len) < 0)
 		return -1;
-	s->capacity = (unsigned)got / (4 * share_state.record_cost) + 1;
-	if (s->capacity > SHARE_CAPACITY) {
-		/* A kernel that would not shrink the buffer: refuse rather than
-		 * spin on a writer that polls writable while we call it full. */
-		errno = ENOBUFS;
+	s->capacity = (unsigned)got / (4 * per_record);
+	if (s->capacity > SHARE_CAPACITY)
+		s->capacity = SHARE_CAPACITY;
+	if (s->capacity == 0) {
+		errno = ENOBUFS; /* net.core.wmem_max too small to hold one record */
 		return -1;
 	}
 	return 0;
@@ -176,7 +191,7 @@ static int setup_pair(struct share *s, int reader, unsigned long flags)
 		return -1;
 	if (!(flags & SIGFD_CLOEXEC) && fcntl(reader, F_SETFD, 0) < 0)
 		return -1;
-	if (share_state.record_cost == 0 && measure_record_cost(reader, s->writer) < 0)
+	if (share_state.buf_cost[1] == 0 && measure_buffer_costs(reader, s->writer) < 0)
 		return -1;
 	return size_writer(s);
 }
@@ -197,18 +212,14 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 	s->writer = pair[1];
 	s->mask = bits_of(mask);
 
-	size_t shares = 1;
-
 	pthread_mutex_lock(&share_state.lock);
-	share_reap(false);
+	share_reap();
 	if (setup_pair(s, pair[0], flags) < 0)
 		goto fail;
 	for (tail = &share_state.list; *tail; tail = &(*tail)->next)
-		shares++;
-	if (share_reserve(shares) < 0)
-		goto fail;
+		;
 	*tail = s;
-	if (share_start_or_wake() < 0) {
+	if (share_serve() < 0) {
 		*tail = NULL;
 		goto fail;
 	}
@@ -236,7 +247,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (!S_ISSOCK(st.st_mode))
 		return SIGFD_NOT_MINE;
 	pthread_mutex_lock(&share_state.lock);
-	share_reap(false);
+	share_reap();
 	for (s = share_state.list; s; s = s->next)
 		if (s->dev == st.st_dev && s->ino == st.st_ino)
 			break;
@@ -245,7 +256,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 		 * mask is not taken any more, it stays pending. */
 		s->mask = bits_of(mask);
 		share_update_mask();
-		share_start_or_wake();
+		share_serve();
 	}
 	pthread_mutex_unlock(&share_state.lock);
 	if (s)

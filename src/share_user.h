@@ -13,16 +13,27 @@
  * Nothing is lost and nothing is buffered without bound: the thread takes a
  * signal from the kernel only when some share fd for it has room (fewer than
  * SHARE_CAPACITY unread records); otherwise the signal stays pending in the
- * creator's kernel queue, where sigqueue() meets RLIMIT_SIGPENDING. Each
- * record is written as its own socket buffer, so the writer's unsent-bytes
- * count (TIOCOUTQ) divided by one buffer's size is exactly the number of
- * records not yet read; that gives both the room and, for a standard signal,
- * whether a record for it is still unread (then the new instance coalesces
- * into it, as a pending signal does in the kernel). */
+ * creator's kernel queue, where sigqueue() meets RLIMIT_SIGPENDING.
+ *
+ * Counting unread records. The writer's TIOCOUTQ is the memory of the socket
+ * buffers not yet wholly read, and each buffer's cost depends only on how
+ * many records it holds (measured once, for 1 to SHARE_RUN). The thread
+ * remembers the record count of every buffer it wrote, so the newest
+ * buffers whose costs add up to TIOCOUTQ are the ones still unread. A
+ * standard signal is always written in a buffer of its own, so whether its
+ * record is still unread is known exactly; then a new instance coalesces
+ * into it, as a pending signal does in the kernel. Runs of real-time
+ * records share a buffer: writing and reading them then costs a fraction of
+ * one buffer per record.
+ *
+ * The thread waits in epoll: for its signalfd, a wake-up eventfd and every
+ * writer (hang-up: the last reader is gone). While a share fd is full its
+ * writer is also watched, edge-triggered, for EPOLLOUT: the kernel signals
+ * it each time the reader frees a buffer, since the send buffer is sized to
+ * stay writable. */
 #ifndef SIGFD_SHARE_USER_H
 #define SIGFD_SHARE_USER_H
 
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +46,8 @@
 #define SHARE_CAPACITY 64
 /* Records taken from the kernel in one read. */
 #define SHARE_BATCH 32
+/* Most real-time records written as one socket buffer. */
+#define SHARE_RUN 16
 
 /* Masks are kept as one bit per signal: sigset_t cannot be compared or
  * copied whole (libc writes only the words the kernel uses). */
@@ -48,22 +61,17 @@ struct share {
 	dev_t dev;            /* identity of the reader end, for setmask */
 	ino_t ino;
 	sigbits mask;
+	bool registered;      /* the writer is in the thread's epoll set */
+	bool watching_room;   /* ... with EPOLLOUT, because the fd is full */
 	unsigned capacity;    /* unread records it may hold, <= SHARE_CAPACITY */
 	unsigned written;     /* records routed to it so far */
 	unsigned unread;      /* upper bound on unread records, exact after refresh */
 	unsigned unsent;      /* routed in the current batch, not yet written */
 	unsigned char signo[SHARE_CAPACITY]; /* signal of record k at [k % SHARE_CAPACITY] */
-};
-
-/* The thread's poll set: the signalfd, the wake-up eventfd, then one entry
- * per share fd, with the share each entry is for. Allocated by callers of
- * the API, never by the thread, which must not touch the allocator: its
- * first call would give it a malloc arena of its own (64 MiB reserved). */
-struct pollset {
-	struct pollset *retired_next;
-	size_t slots;
-	struct share **who;
-	struct pollfd pfd[];
+	/* Record counts of the buffers written and not known to be read, oldest
+	 * first, from buf_records[buf_first]. */
+	unsigned char buf_records[SHARE_CAPACITY];
+	unsigned buf_first, buf_count;
 };
 
 struct share_state {
@@ -73,29 +81,26 @@ struct share_state {
 	bool stopping;         /* the process is exiting: the thread must end */
 	bool joinable;         /* thread has run and is not joined yet */
 	pthread_t thread;
-	int wake;              /* eventfd that wakes the thread when the list or a mask changes */
+	int ep;                /* the thread's epoll set */
+	int wake;              /* eventfd that tells the thread to stop */
 	int sfd;               /* the thread's signalfd */
 	sigbits taking;        /* the mask sfd has now */
-	struct pollset *pollset;      /* the one the thread uses */
-	struct pollset *pollset_next; /* a bigger one for it to take up */
-	struct pollset *retired;      /* ones it gave up, to be freed */
-	struct share *dead;           /* shares it removed, to be freed */
-	unsigned record_cost;  /* TIOCOUTQ bytes that one unread record accounts for */
+	struct share *dead;    /* shares it removed, to be freed (it never frees) */
+	/* TIOCOUTQ bytes of a socket buffer holding k records, k <= SHARE_RUN;
+	 * buf_cost[1] == 0 until measured. */
+	unsigned buf_cost[SHARE_RUN + 1];
 };
 
 extern struct share_state share_state;
 
 /* Under the lock: give sfd the union of the masks of share fds with room. */
 int share_update_mask(void);
-/* Under the lock: start the forwarding thread, or wake it. */
-int share_start_or_wake(void);
+/* Under the lock: start the forwarding thread, or show it new share fds. */
+int share_serve(void);
 /* Called with the lock held, returns with it held: end the thread, wait for it. */
 void share_stop(void);
-/* Under the lock: free what the thread has given up. With all = true (no
- * thread running), everything the poll sets and dead shares hold. */
-void share_reap(bool all);
-/* Under the lock: make room in the poll set for n share fds. */
-int share_reserve(size_t n);
+/* Under the lock: free the shares the thread has given up. */
+void share_reap(void);
 /* Under the lock: the exact number of unread records of s (one ioctl). */
 void share_refresh(struct share *s);
 
