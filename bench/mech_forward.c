@@ -1,17 +1,20 @@
 /* A bare forwarding thread: the simplest user-space design that takes
  * signals on one thread and hands them to a descriptor. The thread, with
  * every signal blocked, reads a blocking signalfd and writes the records
- * into a pipe; the loop reads the pipe. It has none of share mode's duties
- * (routing, coalescing, room, end of file), so it shows what the extra
- * thread alone costs: the floor under any design that forwards in user
- * space. When the pipe is full the thread blocks and signals wait in the
- * kernel queue, so it loses nothing. */
+ * into a pipe (forward-thread) or an AF_UNIX stream socket, share mode's
+ * transport (forward-socket); the loop reads the other end. It has none of
+ * share mode's other duties (routing, coalescing, room, hang-up), so it
+ * shows what the extra thread alone costs: the floor under any design that
+ * forwards in user space. When the pipe or socket is full the thread blocks
+ * and signals wait in the kernel queue, so it loses nothing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -35,7 +38,7 @@ static void *forward(void *arg)
 	}
 }
 
-static void *fw_setup(int signo, char *err, size_t n)
+static void *setup(int signo, char *err, size_t n, bool socket)
 {
 	struct fw *f = calloc(1, sizeof *f);
 	sigset_t set, all, old;
@@ -43,7 +46,8 @@ static void *fw_setup(int signo, char *err, size_t n)
 
 	sigemptyset(&set);
 	sigaddset(&set, signo);
-	if (!f || block_sig(signo) < 0 || pipe2(fds, O_CLOEXEC) < 0) {
+	if (!f || block_sig(signo) < 0 ||
+	    (socket ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) : pipe2(fds, O_CLOEXEC)) < 0) {
 		errf(err, n, "setup: %s", strerror(errno));
 		free(f);
 		return NULL;
@@ -68,6 +72,16 @@ fail:
 	close(f->w);
 	free(f);
 	return NULL;
+}
+
+static void *pipe_setup(int signo, char *err, size_t n)
+{
+	return setup(signo, err, n, false);
+}
+
+static void *socket_setup(int signo, char *err, size_t n)
+{
+	return setup(signo, err, n, true);
 }
 
 static int fw_one(void *st, struct rec *out, int timeout_ms)
@@ -97,7 +111,17 @@ const struct mech mech_forward_thread = {
 	.name = "forward-thread",
 	.what = "a bare thread: blocking signalfd read -> pipe (the user-space floor)",
 	.flags = M_VALUES,
-	.setup = fw_setup,
+	.setup = pipe_setup,
+	.wait_one = fw_one,
+	.wait_batch = fw_batch,
+	.teardown = fw_teardown,
+};
+
+const struct mech mech_forward_socket = {
+	.name = "forward-socket",
+	.what = "the same thread writing an AF_UNIX stream socket (share mode's transport)",
+	.flags = M_VALUES,
+	.setup = socket_setup,
 	.wait_one = fw_one,
 	.wait_batch = fw_batch,
 	.teardown = fw_teardown,
