@@ -16,6 +16,10 @@
 # (expectations only the user-space backend meets) count as XFAIL, not as
 # failures. Environment:
 #   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
+#   KMOD_KERNEL=backports       the newest cloud kernel of bookworm-backports instead, for
+#                               porting (6.12 today, which the module refuses at build time:
+#                               see kmod/sigfd.c); its image and headers are fetched into
+#                               KMOD_BUILD through a private apt list, nothing is installed
 #   KMOD_ONLY='share/* kmod/flood'  run only the tests matching these patterns
 #   KMOD_EXTRA='prog ...'       more static programs (or scripts) copied to /x in the guest
 #   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
@@ -23,28 +27,73 @@
 #   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
 #   KMOD_NO_INSTALL=1           never apt-get, even as root
-#   KMOD_BUILD=build/kmod       where everything built goes
+#   KMOD_BUILD=build/kmod       where everything built goes (build/kmod-backports with
+#                               KMOD_KERNEL=backports)
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
-out=${KMOD_BUILD:-build/kmod}
+if [ "${KMOD_KERNEL:-}" = backports ]; then
+	out=${KMOD_BUILD:-build/kmod-backports}
+else
+	[ -z "${KMOD_KERNEL:-}" ] || { echo "kmod: KMOD_KERNEL: only 'backports' is known" >&2; exit 2; }
+	out=${KMOD_BUILD:-build/kmod}
+fi
 case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
 
 note() { printf 'kmod: %s\n' "$*" >&2; }
 die() { note "$*"; exit 1; }
 
+# bookworm-backports through apt state of our own, so the host's sources and
+# package lists stay as they are.
+APT_OPTS=
+backports_apt() {
+	a=$out/apt
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	echo "deb http://deb.debian.org/debian bookworm-backports main" >"$a/sources.list"
+	APT_OPTS="-o Dir::Etc::sourcelist=$a/sources.list -o Dir::Etc::sourceparts=- -o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache"
+	ls "$a/lists" | grep -q Packages ||
+		apt-get $APT_OPTS update -qq 2>&1 | grep -v -e '_apt' -e 'sandbox' >&2 || true
+}
+
 # The ABI changes with every Debian kernel update and old ones leave the
 # mirror: ask apt each time.
 resolve_kver() {
 	[ -n "${KVER:-}" ] && return 0
-	KVER=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+	[ "${KMOD_KERNEL:-}" = backports ] && backports_apt
+	# shellcheck disable=SC2086 # APT_OPTS is a list of options
+	KVER=$(apt-cache $APT_OPTS depends linux-image-cloud-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: linux-image-\([0-9].*-cloud-amd64\)$/\1/p' | head -n 1)
-	if [ -z "$KVER" ]; then # no apt lists: fall back on installed headers
+	if [ -z "$KVER" ] && [ -z "${KMOD_KERNEL:-}" ]; then # no apt lists: fall back on installed headers
 		KVER=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null |
 			sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
 	fi
 	[ -n "$KVER" ]
+}
+
+# Where the kernel's build tree is: installed headers, or for backports the
+# three header packages unpacked under KMOD_BUILD, their top Makefile pointed
+# at the unpacked common tree.
+KSRC=
+headers() {
+	if [ "${KMOD_KERNEL:-}" != backports ]; then
+		KSRC=/usr/src/linux-headers-$KVER
+		return 0
+	fi
+	base=${KVER%-cloud-amd64}
+	root=$out/kernel/headers-$KVER
+	KSRC=$root/usr/src/linux-headers-$KVER
+	[ -f "$KSRC/Makefile" ] && return 0
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2086
+	(cd "$tmp" && apt-get $APT_OPTS download "linux-headers-$KVER" "linux-headers-$base-common" \
+		"linux-kbuild-$base" 2>&1) | grep -v -e '_apt' -e 'sandbox' >&2 || true
+	[ "$(ls "$tmp"/*.deb 2>/dev/null | wc -l)" = 3 ] ||
+		{ rm -rf "$tmp"; die "cannot download the headers of $KVER"; }
+	mkdir -p "$root"
+	for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$root"; done
+	rm -rf "$tmp"
+	sed -i "s|/usr/src/|$root/usr/src/|" "$KSRC/Makefile"
 }
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
@@ -58,7 +107,9 @@ missing_packages() {
 	command -v gzip >/dev/null 2>&1 || m="$m gzip"
 	command -v gcc >/dev/null 2>&1 || m="$m gcc"
 	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
-	if [ -n "${KVER:-}" ]; then
+	if [ "${KMOD_KERNEL:-}" = backports ]; then
+		: # fetched, never installed
+	elif [ -n "${KVER:-}" ]; then
 		[ -f "/usr/src/linux-headers-$KVER/Makefile" ] || m="$m linux-headers-$KVER"
 	else
 		m="$m linux-headers-<abi>-cloud-amd64"
@@ -87,8 +138,11 @@ build_module() {
 	log=$out/module.log
 	# The kernel's own build, with the kernel's compiler: nothing from an
 	# outer make (say CC=clang for the library) may leak into it.
+	# BTF for the module needs pahole (dwarves); the module works without.
+	btf=
+	command -v pahole >/dev/null 2>&1 || btf=CONFIG_DEBUG_INFO_BTF_MODULES=
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
-		make -C "/usr/src/linux-headers-$KVER" M="$top/kmod" modules >"$log" 2>&1 ||
+		make -C "$KSRC" M="$top/kmod" $btf modules >"$log" 2>&1 ||
 		{ cat "$log" >&2; die "module build failed"; }
 	if grep -E 'warning:|error:' "$log" >&2; then
 		die "module build has warnings"
@@ -102,7 +156,8 @@ fetch_kernel() {
 	[ -s "$vmlinuz" ] && return 0
 	mkdir -p "$out/kernel"
 	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download "linux-image-$KVER" 2>&1) |
+	# shellcheck disable=SC2086
+	(cd "$tmp" && apt-get $APT_OPTS download "linux-image-$KVER" 2>&1) |
 		grep -v -e '_apt' -e 'sandbox' >&2 || true
 	deb=$(ls "$tmp"/linux-image-*.deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || { rm -rf "$tmp"; die "cannot download linux-image-$KVER"; }
@@ -249,6 +304,8 @@ mkdir -p "$out"
 exec 9>"$out/.lock"
 flock 9
 ensure_packages
+resolve_kver || die "cannot resolve the kernel ABI"
+headers
 build_module
 note "built $out/sigfd.ko for $KVER"
 [ "$mode" = --build ] && exit 0

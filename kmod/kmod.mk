@@ -4,6 +4,9 @@
 #                     kernel under QEMU, run kmod/tests/*.c and tests/share_*.c
 #                     with SIGFD_BACKEND=kernel; see kmod/guest-run.sh for the
 #                     knobs (KVER, KMOD_ONLY, KMOD_EXTRA, KMOD_EXTRA_RUN, ...)
+#   make kmod-check KMOD_KERNEL=backports
+#                     the same on bookworm-backports' newest cloud kernel, for
+#                     porting: 6.12 today, which sigfd.c refuses (see there)
 .PHONY: kmod kmod-check
 kmod:
 	sh kmod/guest-run.sh --build

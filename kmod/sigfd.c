@@ -73,6 +73,20 @@
 
 #include "sigfd_uapi.h"
 
+/*
+ * Linux 6.12 made dequeue_signal() act on current only, so a reader in
+ * another process can no longer take the creator's signals and listen-in,
+ * the point of this module, would silently do nothing. Tried on 6.12.95
+ * (bookworm-backports) in the guest, `make kmod-check KMOD_KERNEL=backports`:
+ * it built and loaded, the creator's own reads passed, other readers got
+ * nothing. Until there is a 6.12 design (the reader would have to make the
+ * creator dequeue, say with task_work), the module is for kernels before
+ * 6.12; there libsigfd's user-space share mode serves SIGFD_SHARE.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#error "sigfd.ko needs Linux before 6.12: since 6.12 dequeue_signal() serves only current"
+#endif
+
 struct sigfd_ctx {
 	sigset_t mask;			/* wanted; under the creator's siglock */
 	struct task_struct *tsk;	/* the creator, pinned */
@@ -183,11 +197,6 @@ static unsigned int sigfd_allowed(struct sigfd_ctx *ctx, struct sighand_struct *
 
 	*ok = ctx->mask;
 	if (current != tsk) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-		/* dequeue_signal() lost its task argument: only the creator reads. */
-		sigemptyset(ok);
-		return 0;
-#endif
 		if (current->sighand != sighand)
 			sigdelsetmask(ok, SIG_KERNEL_STOP_MASK);
 		if (current->signal != tsk->signal && tsk->signal->it_real_incr)
@@ -202,21 +211,6 @@ static unsigned int sigfd_allowed(struct sigfd_ctx *ctx, struct sighand_struct *
 	return n + sigfd_scan(&tsk->signal->shared_pending, ok, 0, true);
 }
 
-static int sigfd_dequeue_signal(struct task_struct *tsk, sigset_t *skip,
-				kernel_siginfo_t *info)
-{
-	enum pid_type type;
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	/* Untested: since 6.12 dequeue_signal() always acts on current. */
-	if (tsk != current)
-		return 0;
-	return dequeue_signal(skip, info, &type);
-#else
-	return dequeue_signal(tsk, skip, info, &type);
-#endif
-}
-
 /* Take one record: the signal number, 0 once the creator is gone, or -EAGAIN. */
 static int sigfd_take(struct sigfd_ctx *ctx, kernel_siginfo_t *info)
 {
@@ -224,6 +218,7 @@ static int sigfd_take(struct sigfd_ctx *ctx, kernel_siginfo_t *info)
 	unsigned long flags;
 	sigset_t skip;
 	bool foreign_lock;
+	enum pid_type type;
 	int sig = 0;
 
 	sighand = sigfd_lock(ctx->tsk, &flags);
@@ -233,7 +228,7 @@ static int sigfd_take(struct sigfd_ctx *ctx, kernel_siginfo_t *info)
 	if (sigfd_alive(ctx)) {
 		sigfd_allowed(ctx, sighand, &skip, false);
 		signotset(&skip);	/* dequeue_signal takes a "blocked" mask */
-		sig = sigfd_dequeue_signal(ctx->tsk, &skip, info) ?: -EAGAIN;
+		sig = dequeue_signal(ctx->tsk, &skip, info, &type) ?: -EAGAIN;
 	}
 	spin_unlock_irqrestore(&sighand->siglock, flags);
 
