@@ -19,7 +19,9 @@
 #   KMOD_KERNEL=backports       the newest cloud kernel of bookworm-backports instead, for
 #                               porting (6.12 today, which the module refuses at build time:
 #                               see kmod/sigfd.c); its image and headers are fetched into
-#                               KMOD_BUILD through a private apt list, nothing is installed
+#                               KMOD_BUILD through a private apt list, nothing is installed.
+#                               Note: 6.12.95 under this QEMU's TCG crashed on its own here
+#                               (once in PCI probing at boot, before any module was loaded)
 #   KMOD_ONLY='share/* kmod/flood'  run only the tests matching these patterns
 #   KMOD_EXTRA='prog ...'       more static programs (or scripts) copied to /x in the guest
 #   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
