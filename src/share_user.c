@@ -120,7 +120,7 @@ static bool is_named_share(int fd)
 static int measure_buffer_costs(int reader, int writer)
 {
 	struct sigfd_siginfo probe[SHARE_RUN];
-	unsigned *cost = share_state.buf_cost;
+	unsigned cost[SHARE_RUN + 1];
 
 	memset(probe, 0, sizeof probe);
 	for (unsigned k = 1; k <= SHARE_RUN; k++) {
@@ -139,6 +139,8 @@ static int measure_buffer_costs(int reader, int writer)
 		}
 		cost[k] = (unsigned)queued;
 	}
+	/* All or nothing: buf_cost[1] != 0 says the table is whole. */
+	memcpy(share_state.buf_cost + 1, cost + 1, SHARE_RUN * sizeof cost[0]);
 	return 0;
 }
 
