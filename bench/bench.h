@@ -71,6 +71,10 @@ void errf(char *err, size_t n, const char *fmt, ...)
  * partial record if a stream socket splits one. */
 int fdrec_read(int fd, struct rec *out, int max, int timeout_ms);
 
+/* util.c, for the callback libraries: hand out one of *pending counted
+ * callbacks as a record without a value; 1, or 0 when none is pending. */
+int take_counted(long *pending, int signo, struct rec *out);
+
 /* stats.c */
 int cmp_i64(const void *a, const void *b);
 double pct_sorted(const int64_t *v, size_t n, double p);   /* 0..100 */

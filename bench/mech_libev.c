@@ -108,12 +108,7 @@ static int evs_one(void *st, struct rec *out, int timeout_ms)
 		ev_run(s->loop, EVRUN_ONCE);
 	if (timeout_ms >= 0)
 		ev_timer_stop(s->loop, &s->timer);
-	if (!s->pending)
-		return 0;
-	s->pending--;
-	out->signo = s->signo;
-	out->value = 0;
-	return 1;
+	return take_counted(&s->pending, s->signo, out);
 }
 
 static void evs_teardown(void *st)

@@ -84,12 +84,7 @@ static int les_one(void *st, struct rec *out, int timeout_ms)
 		event_base_loop(s->base, EVLOOP_ONCE);
 	if (timeout_ms >= 0)
 		evtimer_del(s->timer);
-	if (!s->pending)
-		return 0;
-	s->pending--;
-	out->signo = s->signo;
-	out->value = 0;
-	return 1;
+	return take_counted(&s->pending, s->signo, out);
 }
 
 const struct mech mech_libevent = {

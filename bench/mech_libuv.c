@@ -61,12 +61,7 @@ static int uvs_one(void *st, struct rec *out, int timeout_ms)
 		uv_run(&s->loop, UV_RUN_ONCE);
 	if (timeout_ms >= 0)
 		uv_timer_stop(&s->timer);
-	if (!s->pending)
-		return 0;
-	s->pending--;
-	out->signo = s->signo;
-	out->value = 0;
-	return 1;
+	return take_counted(&s->pending, s->signo, out);
 }
 
 static void uvs_teardown(void *st)

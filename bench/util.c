@@ -103,3 +103,13 @@ void errf(char *err, size_t n, const char *fmt, ...)
 	vsnprintf(err, n, fmt, ap);
 	va_end(ap);
 }
+
+int take_counted(long *pending, int signo, struct rec *out)
+{
+	if (!*pending)
+		return 0;
+	(*pending)--;
+	out->signo = signo;
+	out->value = 0;
+	return 1;
+}
