@@ -51,7 +51,8 @@ int share_update_mask(void)
 	return 0;
 }
 
-void share_refresh(struct share *s)
+/* Under the lock: the exact number of unread records of s (one ioctl). */
+static void share_refresh(struct share *s)
 {
 	unsigned cost = 0, records = 0, keep = 0;
 	int queued;

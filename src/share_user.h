@@ -101,7 +101,5 @@ int share_serve(void);
 void share_stop(void);
 /* Under the lock: free the shares the thread has given up. */
 void share_reap(void);
-/* Under the lock: the exact number of unread records of s (one ioctl). */
-void share_refresh(struct share *s);
 
 #endif
