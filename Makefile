@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sigfd: GNU make, nothing else. Every build variant (compiler, sanitizer)
 # gets its own directory under build/, so `make check CC=clang` after
 # `make check` never mixes objects.
@@ -39,7 +40,7 @@ $(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(LIB_A)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $(3)
 endef
 TOOL_BINS :=
-include $(wildcard tools/*.mk bench/*.mk kmod/*.mk)
+include $(sort $(wildcard */*.mk))
 
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))

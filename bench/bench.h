@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-bench: shared types. A mechanism is a way for a process to wait
  * for a signal; every test drives it through the same small vtable, so the
  * only thing that differs between two rows of the table is the mechanism. */

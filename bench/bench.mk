@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/: `make bench` measures sigfd against every alternative in one run.
 #   make bench                  full run (a few minutes); results in build/bench/
 #   make bench-quick            smoke run (< 30 s), what CI runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-bench: sigfd beside every mechanism a user would pick instead, in
  * one run. Repetitions are interleaved: each round runs every test for
  * every mechanism, in an order shuffled afresh per test and round, so slow

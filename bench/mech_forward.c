@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A bare forwarding thread: the simplest user-space design that takes
  * signals on one thread and hands them to a descriptor. The thread, with
  * every signal blocked, reads a blocking signalfd and writes the records

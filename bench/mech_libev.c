@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libev ev_signal, default (handler sets a flag and writes the loop's
  * event pipe) and with EVFLAG_SIGNALFD (libev reads a signalfd itself).
  * Either way the callback carries no count: deliveries between two loop

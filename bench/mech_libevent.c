@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libevent evsignal_new: libevent's handler counts the signal and sends a
  * byte over a socketpair; the callback runs once per counted signal, with
  * no siginfo. */

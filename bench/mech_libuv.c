@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libuv uv_signal_t: libuv's handler writes {handle, signum} into the
  * loop's signal pipe (dropped when full); the callback gets signum only. */
 #include "bench.h"

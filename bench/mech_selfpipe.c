@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The self-pipe trick: an SA_SIGINFO handler writes the siginfo_t it was
  * given into a non-blocking pipe, the loop polls the read end. When the
  * pipe is full the handler can only drop the signal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library under test, in each of its modes. All three yield records
  * laid out as struct signalfd_siginfo, so they share fdrec_read. */
 #include <errno.h>

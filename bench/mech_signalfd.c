@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The raw kernel signalfd, read directly and through epoll: the reference
  * every other figure is divided by. */
 #include <errno.h>

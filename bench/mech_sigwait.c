@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigwaitinfo(2): the signal stays blocked and is dequeued synchronously;
  * no descriptor, so it cannot sit in a poll set, and no batching. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a sigfd costs in user memory and descriptors. In a fresh child:
  * snapshot, open one fd (and pass one signal through it, so any thread or
  * buffer behind it has run), snapshot, open mem_fds - 1 more, snapshot.

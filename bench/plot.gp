@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sigfd-bench plot: gnuplot -e "dir='build/bench'" bench/plot.gp
 # Reads the .dat files sigfd-bench writes into dir, draws dir/latency.svg:
 # round-trip latency CDFs (pinned, unpinned), throughput and flood bars.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output: the terminal table (also kept as report.txt), the CSV files and
  * the data files plot.gp draws. Every figure is the median over rounds;
  * every ratio is taken per round against signalfd measured in that same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Order statistics: percentiles of latency samples, medians of per-round
  * figures and ratios. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The measurements. Each runs in freshly forked processes, so that one
  * mechanism's handlers, masks, threads and descriptors never reach the
  * next. Processes synchronise through pipes only: a child sets its

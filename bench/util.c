@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small process helpers shared by the driver, the tests and the mechanisms. */
 #include <errno.h>
 #include <sched.h>

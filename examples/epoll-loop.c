@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The poll-loop example on epoll: SIGINT and SIGTERM end it, SIGCHLD reaps
  * children. Usage: epoll-loop [N] starts N children that exit at once with
  * status 0..N-1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 2003 story, end to end: "a process that does a sigfd(), forks, and the
  * child can then listen in on the specified signals of the parent".
  *

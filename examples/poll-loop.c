@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An event loop on poll(): SIGINT and SIGTERM end it, SIGCHLD reaps
  * children. Usage: poll-loop [N] starts N children that exit at once with
  * status 0..N-1, to have some SIGCHLD to handle. */

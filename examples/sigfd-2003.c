@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The example from Linus Torvalds' 2003 sigfd() proposal, made real: block
  * every signal, take them all through one descriptor, and print each
  * signal with its sender. Stops after SIGTERM or SIGINT. */

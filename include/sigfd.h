@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd: POSIX signals delivered through a file descriptor.
  * See sigfd(3). */
 #ifndef SIGFD_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # /init of the test guest (busybox). Loads sigfd.ko, runs /t/<suite>/<test>
 # one by one with SIGFD_BACKEND=kernel, then the extra commands, unloads the
 # module and powers off. Every line the host judges starts with GUEST-.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The kernel-module tier: build sigfd.ko against Debian's cloud kernel headers,
 # build the test programs statically, pack them with busybox into an
 # initramfs, boot Debian's own cloud kernel under QEMU (TCG: KVM is unusable

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The kernel-module tier (included by the top Makefile).
 #   make kmod         build kmod/sigfd.ko against Debian's cloud kernel headers
 #   make kmod-check   build it and the static guest programs, boot the cloud

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interface every sigfd backend implements. The public entry points in
  * sigfd.c validate arguments (flags known, mask not NULL, SIGKILL and
  * SIGSTOP removed) and then call exactly one backend's open, or ask each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Local mode on Linux: the descriptor is a kernel signalfd, so it costs
  * nothing over the raw system call. */
 #include <sys/signalfd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Share mode in user space, the forwarding thread: takes the creator's
  * signals from a signalfd of its own, only while some share fd has room for
  * them, and writes each as one record to exactly one share fd. It exits when

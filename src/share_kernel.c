@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Share mode through the kernel module's /dev/sigfd (kmod/): the kernel binds
  * the descriptor to the creating thread and reads the creator's signals for
  * whoever holds it, so the library only translates arguments. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Share mode in user space, the API side: creating share fds, changing their
  * masks, and keeping a forked child's signals out of the parent's share fds.
  * The forwarding thread is in share_forward.c; the design in share_user.h. */

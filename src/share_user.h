@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State shared by the user-space share mode's two halves: share_user.c (the
  * API side: open, setmask, fork) and share_forward.c (the forwarding thread).
  *

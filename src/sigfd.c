@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Public entry points: argument checks shared by every backend, then
  * dispatch. */
 #include <errno.h>

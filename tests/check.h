@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every test program shares: an assertion that names the failure, and
  * helpers for blocking signals, reading records and reaping children. */
 #ifndef SIGFD_TEST_CHECK_H

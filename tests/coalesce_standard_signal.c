@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A standard (non-real-time) signal sent several times while it is pending
  * is one pending signal: exactly one record. A real-time signal, by
  * contrast, queues one record per send. */

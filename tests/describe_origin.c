@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-watch's origin words (tools/describe.c), one per si_code the kernel
  * can put in a record, as docs/sigfd-watch.1 lists them. Origins a test
  * cannot produce from outside (a POSIX timer in the watched process, a

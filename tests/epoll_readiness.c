@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* epoll reports EPOLLIN on a sigfd while a signal in its mask is pending,
  * level-triggered: again on the next epoll_wait() until the record is read,
  * and not after. */

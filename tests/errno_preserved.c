@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Successful calls leave errno alone: sigfd() and sigfd_setmask() that
  * succeed do not overwrite a value the caller set. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SIGFD_BACKEND concerns share mode only: local mode ignores it, even a
  * value that share mode rejects. In share mode an unknown value is EINVAL,
  * and "kernel" without the module's /dev/sigfd is ENOSYS. No share-mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd() passes the kernel's descriptor limit through: with RLIMIT_NOFILE
  * lowered so that no descriptor is free, it fails with EMFILE, and works
  * again once one is closed. */

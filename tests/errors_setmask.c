@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd_setmask() errors: EBADF for a descriptor that is not open (closed,
  * or negative); EINVAL for an open descriptor that is not a sigfd (a pipe,
  * a regular file) and for a NULL mask. A failed call leaves the sigfd's mask

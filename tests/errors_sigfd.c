@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd() rejects what it does not understand with EINVAL and creates no
  * descriptor: any flag bit other than SIGFD_NONBLOCK|SIGFD_CLOEXEC|
  * SIGFD_SHARE (O_NONBLOCK/O_CLOEXEC passed by mistake included), and a NULL

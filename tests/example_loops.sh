@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Drives examples/poll-loop and examples/epoll-loop: each starts 3 children
 # that exit with status 0, 1 and 2; all three must be reaped and reported
 # (however many SIGCHLD records they coalesced into), then SIGTERM (or SIGINT)

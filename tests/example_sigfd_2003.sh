@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Drives examples/sigfd-2003: once it has printed "sigfd returns N" every
 # signal is blocked and taken by the fd, so a SIGUSR1 and then a SIGTERM sent
 # from here must each come back as a line naming the signal and this shell as

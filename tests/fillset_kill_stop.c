@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A full mask is accepted: sigfd(sigfillset) succeeds, and the mask the
  * kernel holds (/proc/self/fdinfo) has every catchable signal but never
  * SIGKILL or SIGSTOP, which no descriptor can take. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 2003 example program, made into a test: block every signal, take them
  * all through sigfd(&all, 0), kill ourselves with SIGUSR1, read one record. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SIGFD_NONBLOCK and SIGFD_CLOEXEC are visible through fcntl() as
  * O_NONBLOCK and FD_CLOEXEC, each present exactly when asked for. */
 #include <fcntl.h>

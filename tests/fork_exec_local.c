@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Local mode across fork() and exec: a sigfd reports the signals of the
  * process that reads it. A forked child reading the inherited fd does not
  * see its parent's pending signal (and does not take it), only its own.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd.h must compile on its own: it is included first here, before any
  * system header, and everything it declares is used before anything else is
  * included. */

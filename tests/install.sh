@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make install puts the header, both libraries (with soname), sigfd.pc, the
 # tools and the man pages under PREFIX; a program builds against the
 # installed copy through pkg-config and runs; make uninstall removes it all.

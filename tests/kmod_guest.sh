@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # time-limit: 900
 # The kernel-module tier inside make check: runs kmod/guest-run.sh when
 # everything it needs is installed; otherwise says so loudly and exits 77,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* struct sigfd_siginfo is Linux's struct signalfd_siginfo: same size (128),
  * and every field at the same offset with the same size and signedness,
  * checked at compile time and again at run time. Then one record read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* poll() reports POLLIN exactly when a record can be read: not before the
  * signal, yes while it is pending, not after it was read; and a pending
  * signal outside the fd's mask never makes it readable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A blocking read() with nothing pending sleeps until another process sends
  * a signal in the mask, then returns that signal's record. The child waits
  * until the parent is asleep (state S in /proc: the only place it can sleep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One read() with a big buffer returns every pending record at once, as
  * whole records: queued values of one real-time signal in the order they
  * were sent, and different real-time signals lowest number first. */

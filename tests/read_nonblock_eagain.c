@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* With SIGFD_NONBLOCK, read() with nothing pending fails with EAGAIN at
  * once, before and after a record was read. */
 #include <fcntl.h>

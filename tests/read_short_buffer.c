@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A read() buffer smaller than one record (128 bytes) fails with EINVAL and
  * takes nothing: the signal is still pending and the next proper read gets
  * it. A buffer that is not a multiple of 128 gets whole records only. */

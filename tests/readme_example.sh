@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's poll-loop example compiles warning-free against the library
 # and does what the README says: SIGCHLD keeps it looping, SIGTERM ends it
 # naming the sender's pid.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 10,000 real-time signals queued by another process all arrive, each
  * exactly once and in the order sent, read in batches. Flow control keeps
  * the sender under RLIMIT_SIGPENDING (shared by every process of the user):

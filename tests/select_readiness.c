@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select() marks a sigfd readable while a signal in its mask is pending,
  * and not otherwise. */
 #include <sys/select.h>

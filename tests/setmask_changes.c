@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd_setmask() replaces the set of signals the descriptor reports: a
  * pending signal newly in the mask becomes readable at once, one taken out
  * of the mask stops being reported (and stays pending). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* When every copy of a share fd is closed (here one in a child, then ours),
  * the creator stops taking its signals: later ones stay pending, with their
  * origin, for sigwaitinfo or a new fd. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A standard signal sent 5 times while its record is unread coalesces into
  * that one record, as a pending signal does in the kernel; once the record
  * is read, the next instance gives a new record. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Coalescing stays exact when real-time records share socket buffers:
  * - a standard signal's record read while real-time records taken in the
  *   same batch are still unread: the next instance is a record of its own;

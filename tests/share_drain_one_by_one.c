@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 1,000 RT signals queued at once, read one record per call: far more than a
  * share fd holds unread, so the rest wait in the kernel queue and are taken
  * as the reader frees room, also when it has read only part of what was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* End of file when the creator execs (to a program that keeps running):
  * read() returns 0 and poll() says POLLIN|POLLHUP; signals sent to the new
  * image never appear on the fd, they stay with the new image. Records the

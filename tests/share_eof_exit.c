@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* End of file when the creator exits: read() returns 0 and poll() says
  * POLLIN|POLLHUP within a second of the exit. The user-space backend has
  * already taken the signals sent before the exit, and they are read first;

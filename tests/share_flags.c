@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Share-mode flags and errors: NONBLOCK gives EAGAIN when nothing is there,
  * NONBLOCK and CLOEXEC are visible through fcntl and absent unless asked;
  * bad flags and a NULL mask are refused as in local mode. */

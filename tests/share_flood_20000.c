@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 20,000 RT signals from a third process to the creator while the reader is
  * deliberately behind: every value arrives exactly once, in order. The
  * creator's RLIMIT_SIGPENDING is lowered so the kernel queue fills; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fork listen-in: a child reads its parent's signals through an inherited
  * share fd, with their sender and in order, and never its own. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fork safety in the creator: a forked child's own signals never reach the
  * parent's share fd, the child can make share fds of its own, and a child
  * that execs with the fd inherited (no CLOEXEC) still reads the parent's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/listen-in end to end: the listener prints the parent's five
 # signals with the sender's pid, then end of file once the parent execs.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Several share fds: disjoint masks route each signal to its own fd;
  * overlapping masks deliver each instance to exactly one of them. */
 #include "share_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Share mode leaves the caller as it found it: its signal mask, every
  * disposition and errno are untouched; and once the last share fd is
  * closed, no thread and no fd of the library is left. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SCM_RIGHTS listen-in: a process that never shared our memory receives a
  * share fd over a socket and reads 1,000 queued values sent to us by a
  * third process, each once and in order. */

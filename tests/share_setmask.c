@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd_setmask on a share fd: in the creator it takes effect before it
  * returns (a signal removed stays pending); from any other process holding
  * the fd it fails with EPERM and changes nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A creator with several threads: every thread blocks the signals, four of
  * them queue values to the process, and the main thread reads each value
  * exactly once, in order per sending thread. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers for the share-mode tests: passing an fd over AF_UNIX, counting
  * this process's threads and fds, waiting for a condition with a deadline. */
 #ifndef SIGFD_TEST_SHARE_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SIGCHLD through a sigfd: CLD_EXITED with the exit status and the child's
  * pid for a child that exits, CLD_KILLED with the signal for one that is
  * killed. The record does not reap: waitpid() still must. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigqueue()'s value arrives in the record: ssi_code is SI_QUEUE, ssi_int
  * carries sival_int, ssi_ptr carries sival_ptr, and ssi_pid/ssi_uid name
  * the sender (ourselves, then a child). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Local mode with threads: a sigfd read in a thread reports the signals
  * pending for the whole process plus those directed at that thread, not
  * those directed at another thread. The signals are blocked before the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two sigfds with the same mask in one process: both are readable while the
  * signal is pending, but a signal is one pending signal, so there is exactly
  * one record in total, for whichever reads first. */

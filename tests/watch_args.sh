@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sigfd-watch's command line: every bad argument gives status 2 and exactly
 # one line on stderr naming the problem; --help gives usage and 0; signal
 # names are taken in every documented spelling. sigfd-send's too.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # SIGCHLD reports: sigfd-watch runs no child itself, so the children are
 # started by the shell process just before it execs sigfd-watch. One exits 3,
 # one is killed by SIGTERM; each waits on a FIFO so that it ends only once

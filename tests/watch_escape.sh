@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Names are escaped: a sender whose command name holds a quote, a backslash,
 # a tab, a byte that is not UTF-8 and a UTF-8 letter must come out as one
 # KEY=VALUE word in text and as a valid JSON string.

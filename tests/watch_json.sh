@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sigfd-watch --json: one object per line with the raw ssi_* fields and the
 # decoded names. A kill(2) from this shell, then a sigqueue(3) with a value
 # from sigfd-send; SIGTERM from this shell stops it with status 0.

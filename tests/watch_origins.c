@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-watch end to end for two origins a shell cannot produce: a signal
  * sent with tgkill(2) is "tkill" with the sender's pid, and SIGALRM from an
  * interval timer is "kernel" with no sender. The timer is set just before

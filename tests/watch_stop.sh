@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # How sigfd-watch ends: --count (0), --timeout (1, also when it comes before
 # the count), a reported SIGTERM or SIGINT (0), by default or when named.
 # shellcheck source=tests/watch_lib.inc

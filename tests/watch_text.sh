@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sigfd-watch's text lines, field by field: a kill(2) from this shell (origin
 # kill, pid and comm of this shell, our uid and user name), sigqueue(3) from
 # sigfd-send with values (origin sigqueue, value=, the sender's pid), realtime

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The scripted demonstration, run by `make demo` with BUILD set to the build
 # directory. Each step waits for the line it shows (FIFOs, no sleeps), so it
 # takes well under a second and prints the same story every time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turning one sigfd record into text or JSON. The record's fields are the
  * kernel's; the words, names and escaping are ours (docs/sigfd-watch.1). */
 #include <inttypes.h>

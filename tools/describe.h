@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turning one sigfd record into a line of text or a JSON object, for
  * sigfd-watch. See docs/sigfd-watch.1 for both formats. */
 #ifndef SIGFD_TOOLS_DESCRIBE_H

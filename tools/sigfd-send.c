@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-send: send one signal with kill(2), or with sigqueue(3) and a value.
  * A test and demo helper for sigfd-watch: no standard command on a fresh
  * system is sure to queue a value (procps kill -q is not always there). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sigfd-watch: print the signals this process receives, one line each.
  * The modern form of the 2003 sigfd() example program; see sigfd-watch(1).
  * It blocks the signals it watches, so it runs no child: one would inherit

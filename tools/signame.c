@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Signal names <-> numbers. The table holds the names this system defines,
  * canonical names first so that number -> name picks them over aliases. */
 #include <ctype.h>

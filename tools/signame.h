@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Signal names <-> numbers for the command-line tools: "USR1", "SIGusr1",
  * "RTMIN+3", "SIGRTMAX-1" and plain numbers in; "SIGUSR1", "SIGRTMIN+3" out. */
 #ifndef SIGFD_TOOLS_SIGNAME_H

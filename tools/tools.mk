@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The command-line tools: sigfd-watch, and sigfd-send, its helper for
 # sending signals with a queued value (tests, demo).
 TOOL_BINS += $(B)/bin/sigfd-watch $(B)/bin/sigfd-send

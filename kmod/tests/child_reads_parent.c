@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Listen-in after fork: a child reads its parent's signals, with their
  * sender, through plain read and through an epoll set of its own, and never
  * its own signals, which stay pending in the child. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The creator dies while others wait on its descriptor: a blocked reader
  * gets end of file, a poller and an epoll set get POLLIN|POLLHUP, first when
  * it exits on its own, then when it is killed. Its sighand is freed while

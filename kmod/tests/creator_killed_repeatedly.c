@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 200 rounds: a creator's children block on its descriptor in read(),
  * poll() and epoll_wait(), then the creator is killed (SIGKILL or SIGTERM).
  * Orphaned, each must wake with end of file (read 0, POLLIN|POLLHUP) and say

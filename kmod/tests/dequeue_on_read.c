@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A signal nobody reads stays pending in the creator, visible to
  * sigpending(); read() takes it, with its origin; closing the descriptor
  * leaves later signals pending. */

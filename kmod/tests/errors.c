@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Errors and the raw interface: a buffer under 128 bytes is EINVAL, an
  * empty O_NONBLOCK descriptor EAGAIN, write() EINVAL; unknown flags, a short
  * or unknown-tailed parameter block are refused, a longer block with a zero

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The creator execs while a reader sleeps in poll(): the exec alone wakes
  * it with POLLIN|POLLHUP, then read() returns 0; signals to the new image
  * never show up on the descriptor, they are the new image's. Done with a single-threaded creator, then with one that

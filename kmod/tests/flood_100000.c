@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 100,000 RT signals with values from a sender process to the creator,
  * read by a third process through the creator's descriptor: none lost,
  * none duplicated, all in order. The kernel queue (RLIMIT_SIGPENDING) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SIGKILL and SIGSTOP never enter a mask, whether asked through the
  * library or the raw ioctl; a creator holding such a descriptor still
  * stops on SIGSTOP and dies on SIGKILL, and the reader sees neither. */

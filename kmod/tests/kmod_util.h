@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers for the module's own tests (run in the guest only): the raw
  * interface, and waiting until another process is asleep in the kernel. */
 #ifndef SIGFD_KMOD_UTIL_H

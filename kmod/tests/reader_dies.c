@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Readers that die: 16 children block in read() on the parent's
  * descriptor and are killed, and one is killed while it takes a flood of
  * signals; the parent's signals and the descriptor are unharmed after. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a reader other than the creator may not take, and SIGCHLD.
  * Pending in the creator: a posix-timer signal, SIGTSTP, SIGCHLD from an
  * exited child, SIGUSR1. A reader in another process takes only SIGCHLD

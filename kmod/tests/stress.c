@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Several readers and several senders at once on one creator's descriptor
  * (readers in three other processes plus the creator itself): every value
  * is read exactly once, and each reader sees each sender's values in order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bound to the creating thread: the descriptor reports the creator
  * thread's own signals (tgkill) and its process's, not those directed at
  * other threads; any holder reads them, a forked child included; another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The module cannot be unloaded while a descriptor (or /dev/sigfd itself)
  * is open; once all are closed it unloads, and loads again. */
 #include <sys/syscall.h>
