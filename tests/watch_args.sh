@@ -167,6 +167,11 @@ status=0
 "$SEND" 0 $$ 2147483647 $$ 2>"$dir/e" || status=$?
 [ "$status" -eq 1 ] && [ "$(wc -l <"$dir/e")" -eq 1 ] || fail "sigfd-send to a mix: $status"
 
+# At most 128 PIDs; a process group after "--" (signal 0 to our own).
+# shellcheck disable=SC2046 # split on purpose
+sbad 0 $(seq 1 129)
+"$SEND" -0 -- "-$(ps -o pgid= $$ | tr -d ' ')" || fail "sigfd-send -0 to our process group"
+
 # Each form of sigfd-send really sends the signal it names.
 start_watch --count 7 --timeout 60 USR1 USR2 HUP 10 RTMIN RTMIN+2 TERM
 "$SEND" -USR1 "$wpid"
@@ -187,7 +192,7 @@ expect_text SIGRTMIN sigqueue value=7
 "$SEND" --signal=RTMIN+2 --queue=-3 -- "$wpid"
 next_line
 expect_text SIGRTMIN+2 sigqueue value=-3
-"$SEND" -q 9 TERM "$wpid"
+"$SEND" -q9 TERM "$wpid"
 next_line
 expect_text SIGTERM sigqueue value=9
 finish 0

@@ -197,7 +197,8 @@ static int finish(struct run *r)
 		fprintf(stderr, "stderr: %s", line);
 		exit(1);
 	}
-	fclose(r->out);
+	if (r->out)
+		fclose(r->out);
 	fclose(r->err);
 	fclose(r->report);
 	return WEXITSTATUS(status);
@@ -286,6 +287,23 @@ int main(int argc, char **argv)
 	snprintf(want, sizeof want, "got %d %d %d 0\n", SIGHUP, SI_USER, (int)r.watch);
 	expect_report(&r, want);
 	expect_record(&r, "SIGCHLD", "child-exited", "status=9");
+	CHECK(finish(&r) == 9);
+
+	/* Its log gone, it says so once and goes on: the SIGPIPE of its own
+	 * write is not passed on (COMMAND would die of it, status 141). */
+	start(&r, self, NULL, "take", NULL);
+	expect_report(&r, "ready\n");
+	fclose(r.out);
+	r.out = NULL;
+	CHECK(sigqueue(r.watch, SIGRTMIN, int_val(6)) == 0);
+	line_of(r.err, line, sizeof line, "warning");
+	CHECK(strncmp(line, "sigfd-watch: writing output: ", 29) == 0 &&
+	      strstr(line, "still passing signals on"));
+	snprintf(want, sizeof want, "got %d %d %d 6\n", SIGRTMIN, SI_QUEUE, (int)me);
+	expect_report(&r, want);
+	CHECK(kill(r.watch, SIGHUP) == 0);
+	snprintf(want, sizeof want, "got %d %d %d 0\n", SIGHUP, SI_USER, (int)r.watch);
+	expect_report(&r, want);
 	CHECK(finish(&r) == 9);
 
 	/* Exit statuses. */
