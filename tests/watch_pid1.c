@@ -68,22 +68,48 @@ int main(int argc, char **argv)
 	int before = dup(0);
 	CHECK(before >= 0 && close(before) == 0);
 	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", build);
-	if (unshare(CLONE_NEWPID) < 0) {
-		printf("no new pid namespace: %s\n", strerror(errno));
+	/* The namespace is made in a process of its own: the test's own exit
+	 * (a sanitizer's leak check forks) needs a live pid namespace. */
+	int info[2];
+	CHECK(pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 && pipe2(rep, O_CLOEXEC) == 0 &&
+	      pipe2(info, O_CLOEXEC) == 0);
+	pid_t launcher = fork();
+	CHECK(launcher >= 0);
+	if (launcher == 0) {
+		int answer[2] = {0, 0};
+		if (unshare(CLONE_NEWPID) < 0) {
+			answer[1] = errno;
+			_exit(write(info[1], answer, sizeof answer) == sizeof answer ? 0 : 1);
+		}
+		pid_t c = fork();
+		if (c == 0) {
+			CHECK(getpid() == 1);
+			CHECK(dup2(out[1], 1) == 1 && dup2(err[1], 2) == 2);
+			int w = dup(rep[1]);
+			CHECK(w > 2);
+			snprintf(fdarg, sizeof fdarg, "%d", w);
+			execl(watch, watch, "--", argv[0], "probe", fdarg, (char *)NULL);
+			_exit(127);
+		}
+		answer[0] = c;
+		answer[1] = c < 0 ? errno : 0;
+		close(out[1]);
+		close(err[1]);
+		close(rep[1]);
+		if (write(info[1], answer, sizeof answer) != sizeof answer || c < 0)
+			_exit(1);
+		_exit(waitpid(c, &status, 0) == c && WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	}
+	int answer[2];
+	CHECK(close(info[1]) == 0 && read(info[0], answer, sizeof answer) == sizeof answer);
+	CHECK(close(info[0]) == 0);
+	if (!answer[0]) {
+		reap_ok(launcher);
+		printf("no new pid namespace: %s\n", strerror(answer[1]));
 		return 77;
 	}
-	CHECK(pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 && pipe2(rep, O_CLOEXEC) == 0);
-	pid_t pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		CHECK(getpid() == 1);
-		CHECK(dup2(out[1], 1) == 1 && dup2(err[1], 2) == 2);
-		int w = dup(rep[1]);
-		CHECK(w > 2);
-		snprintf(fdarg, sizeof fdarg, "%d", w);
-		execl(watch, watch, "--", argv[0], "probe", fdarg, (char *)NULL);
-		_exit(127);
-	}
+	CHECK(answer[0] > 0);
+	pid_t pid = answer[0];
 	CHECK(close(out[1]) == 0 && close(err[1]) == 0 && close(rep[1]) == 0);
 	FILE *fout = fdopen(out[0], "r"), *ferr = fdopen(err[0], "r"), *frep = fdopen(rep[0], "r");
 	CHECK(fout && ferr && frep);
@@ -110,7 +136,8 @@ int main(int argc, char **argv)
 	CHECK(strstr(line, " SIGHUP kill")); /* the sender is outside: no pid */
 	line_of(fout, line, sizeof line, "COMMAND's SIGCHLD");
 	CHECK(strstr(line, " SIGCHLD child-exited pid=2 ") && strstr(line, "status=9"));
-	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 9);
+	CHECK(waitpid(launcher, &status, 0) == launcher && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 9);
 	CHECK(fgets(line, sizeof line, fout) == NULL && fgets(line, sizeof line, ferr) == NULL &&
 	      fgets(line, sizeof line, frep) == NULL);
 	fclose(fout);
