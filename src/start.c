@@ -6,6 +6,7 @@
  * once before main() (or by dlopen()), read-only after. */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 
 #include "taken.h"
 

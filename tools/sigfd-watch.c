@@ -286,6 +286,10 @@ static int run_command(const struct watch_args *a)
 		start_command(a->command, foreground, report[1]);
 	}
 	setpgid(child, child); /* both sides, so neither races the other */
+	/* A lost log must not kill COMMAND's reaper: SIGPIPE, when not taken,
+	 * is ignored here (COMMAND has been forked with its own action). */
+	if (sigismember(&take, SIGPIPE) != 1)
+		signal(SIGPIPE, SIG_IGN);
 	close(report[1]);
 	ssize_t n;
 	while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR)
