@@ -160,7 +160,8 @@ static int parent(const char *self)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		if (sigfd_restore_signals() != 0 || dup2(p[1], 1) != 1)
+		errno = 1234;
+		if (sigfd_restore_signals() != 0 || errno != 1234 || dup2(p[1], 1) != 1)
 			_exit(126);
 		execl(self, self, "report", (char *)NULL);
 		_exit(127);
