@@ -103,7 +103,13 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-check: all
+# The packages the suite's tiers need: installed when root, named when not
+# (tests/check-deps). Asked again only when dpkg's or apt's state changes.
+DEPS_OK := build/check-deps.ok
+$(DEPS_OK): tests/check-deps kmod/guest-run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+	@sh tests/check-deps $@
+
+check: all $(DEPS_OK)
 	@BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
@@ -148,7 +154,9 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
 
+# Also what Kbuild leaves in kmod/ (make kmod, make check's guest tier).
 clean:
 	rm -rf build
+	cd kmod && rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers .tmp_versions .*.o.d
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -11,6 +11,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIPPED: pkg-config is not installed (apt-get install pkg-config)"; exit 77; }
 stamp_before=$(cat "$BUILD/flags")
+# The directories are this test's own: none from the make that runs it (a
+# package build's `make check LIBDIR=...`) or from the environment.
+unset DESTDIR PREFIX LIBDIR INCDIR BINDIR MANDIR PCDIR
+MAKEFLAGS=$(printf '%s' "${MAKEFLAGS:-}" |
+	sed -E 's/(^| )(DESTDIR|PREFIX|LIBDIR|INCDIR|BINDIR|MANDIR|PCDIR)=[^ ]*//g; s/ ?--jobserver-(auth|fds)=[^ ]*//g')
+export MAKEFLAGS
 
 cat >"$tmp/use.c" <<'C'
 #include <sigfd.h>

@@ -15,9 +15,10 @@ fi
 bad=0 seen=0
 for f in $files; do
 	[ -f "$f" ] || continue
+	case $f in *.mod.c) continue ;; esac # Kbuild's, generated in kmod/ (no git to say so here)
 	case $f in
 	*.c | *.h | *.sh | *.mk | *.inc | *.in | *.gp | *.[1-8] | Makefile | */Makefile | Kbuild | */Kbuild | \
-		debian/rules | debian/*.dkms | debian/dkms.conf | debian/control | debian/*.install | debian/*.links) ;;
+		debian/rules | debian/*.dkms | debian/dkms.conf | debian/control | debian/*.install | debian/*.examples) ;;
 	*) head -c 2 "$f" | grep -q '^#!' || continue ;;
 	esac
 	seen=$((seen + 1))

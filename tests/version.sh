@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # One version everywhere: the Makefile's VERSION is what <sigfd.h> says in
-# SIGFD_VERSION_MAJOR/MINOR/PATCH and what the man pages' headers say.
+# SIGFD_VERSION_MAJOR/MINOR/PATCH, what the man pages' headers say, and the
+# upstream part of debian/changelog's first entry.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,3 +24,5 @@ for page in docs/*.[0-9]; do
 	grep -q '^\.so ' "$page" && continue
 	grep -q "^\.TH .* \"sigfd $version\"" "$page" || { echo "$page: .TH does not say \"sigfd $version\""; exit 1; }
 done
+deb=$(sed -n '1s/^sigfd (\([^)-]*\).*/\1/p' debian/changelog)
+[ "$deb" = "$version" ] || { echo "debian/changelog says '$deb', the Makefile $version"; exit 1; }
