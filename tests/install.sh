@@ -54,8 +54,8 @@ check_install() {
 	flags=$(PKG_CONFIG_LIBDIR=$root$pcdir PKG_CONFIG_SYSROOT_DIR=$root pkg-config --cflags --libs sigfd)
 	case $flags in *"-I$root$incdir"*"-L$root$libdir"*) ;; *) fail "pkg-config says: $flags" ;; esac
 	${CC:-cc} ${TEST_CFLAGS:-} -o "$tmp/use" "$tmp/use.c" $flags -Wl,-rpath,"$root$libdir"
-	ldd "$tmp/use" | grep -q "libsigfd.so.0 => $root$libdir/libsigfd.so.0" ||
-		{ ldd "$tmp/use"; fail "not linked against the installed libsigfd.so"; }
+	# readelf, not ldd: glibc's ldd cannot load a musl program.
+	readelf -d "$tmp/use" | grep -q 'NEEDED.*\[libsigfd\.so\.0\]' || fail "not linked against libsigfd.so.0"
 	"$tmp/use" || fail "the program built against $root$prefix failed"
 	# Static: the archive and Libs.private.
 	sflags=$(PKG_CONFIG_LIBDIR=$root$pcdir PKG_CONFIG_SYSROOT_DIR=$root pkg-config --static --cflags sigfd)
