@@ -77,12 +77,13 @@ $(B)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# The compiler driver, not ld, does the partial link (-r), so that
-# sanitizer and LTO settings reach the linker as they do for a program.
+# The partial link (-r) is of machine code, and the LTO bytecode is dropped:
+# objcopy cannot hide names inside it. So with -flto the objects must also
+# carry code (-ffat-lto-objects, as dpkg-buildflags gives with LTO on).
 $(LIB_ONE): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -r -nostdlib -o $@ $^
-	objcopy --localize-hidden $@
+	$(CC) -r -nostdlib -fno-lto -o $@ $^
+	objcopy --localize-hidden -R '.gnu.lto_*' -R '.gnu.debuglto_*' $@
 
 $(LIB_A): $(LIB_ONE)
 	@mkdir -p $(@D)
