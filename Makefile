@@ -3,9 +3,12 @@
 # gets its own directory under build/, so `make check CC=clang` after
 # `make check` never mixes objects.
 #   make                 library, tools, examples into build/<cc>/
-#   make check           the whole test suite
+#   make check           the whole test suite; as root it first apt-gets the
+#                        packages its tiers need (tests/check-deps), otherwise
+#                        it names them; SIGFD_NO_INSTALL=1 never installs
 #   make check CC=clang  | CC=musl-gcc | SANITIZE=address,undefined | VALGRIND=1
 #   make demo            the scripted demonstration
+#   make deb-check       the Debian packages end to end (debian/deb.mk, root)
 #   make install PREFIX=/usr/local   (DESTDIR, LIBDIR, INCDIR, ... honoured);
 #                        make uninstall with the same variables
 # CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags); changing any of
