@@ -19,7 +19,7 @@ for p in $pkgs; do
 done
 
 # What the build (debian/control's Build-Depends), lintian and DKMS need.
-need="build-essential dpkg-dev debhelper dh-dkms pkg-config fakeroot lintian dkms kmod linux-headers-cloud-amd64"
+need="build-essential dpkg-dev debhelper dh-dkms pkg-config mandoc jq fakeroot lintian dkms kmod linux-headers-cloud-amd64"
 missing=
 for p in $need; do installed "$p" || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -29,6 +29,7 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+dpkg-checkbuilddeps || die "debian/control's Build-Depends are not all installed"
 # Debian 12's cloud kernel headers: the ABI the metapackage depends on.
 kver=$(dpkg-query -W -f='${Depends}' linux-headers-cloud-amd64 |
 	sed -n 's/.*linux-headers-\([0-9][^ ,]*-cloud-amd64\).*/\1/p')
