@@ -7,7 +7,8 @@ set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 b=$tmp/b
-mk() { make --no-print-directory B="$b" "$@" lib 2>&1; }
+# The outer make's flags (-s above all) are not this test's.
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B="$b" "$@" lib 2>&1; }
 newer() { find "$b/obj/src" "$b/lib" -name "$1" -newer "$tmp/ref" | wc -l; }
 fail() { echo "$*"; exit 1; }
 objs=$(ls src/*.c | wc -l)
