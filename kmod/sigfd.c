@@ -60,7 +60,9 @@
  *     move never pass a signal-delivery-stop, as with any signalfd read.
  *   - Between the kernel's exec point of no return and the probe, or
  *     PF_EXITING and the probe, readers still take the live queues: that is
- *     before the point.
+ *     before the point. pthread_join() can return before a creator thread's
+ *     probe (do_exit() clears the thread id in exit_mm(), earlier); POLLHUP
+ *     on the descriptor, or waitpid() for a process, says the point passed.
  *
  *  dequeue_signal(tsk, ...) is written for tsk == current. When the reader
  *  is someone else, we refuse what it cannot do soundly; refused signals
