@@ -167,7 +167,7 @@ struct sigfd_ctx {
 	struct list_head node;		/* in cr->ctxs */
 	struct list_head records;	/* moved at exit or exec, oldest first */
 	unsigned int nr_records;
-	unsigned int lost;		/* not moved: no memory in the probe */
+	unsigned int lost;		/* records left with the task: no memory */
 	bool closed;
 	struct rcu_head rcu;
 };
@@ -927,7 +927,11 @@ static void sigfd_move(struct sigfd_creator *cr, struct sigfd_ctx *ctx, bool at_
 	for (;;) {
 		rec = kmalloc(sizeof(*rec), GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
 		if (!rec) {
-			WRITE_ONCE(ctx->lost, ctx->lost + 1);
+			/* Count what stays with the task, for fdinfo. */
+			signotset(&skip);
+			WRITE_ONCE(ctx->lost, ctx->lost +
+				   sigfd_scan(&current->pending, &skip, 0, true) +
+				   sigfd_scan(&current->signal->shared_pending, &skip, 0, true));
 			return;
 		}
 		/* May drop and retake the siglock to rearm a posix timer. */
