@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	}
 	CHECK(close(up[1]) == 0); /* a failed exec then shows as end of file on up[0] */
 	int fd = recv_fd(link[0]);
-	int before_exec = kernel_backend(fd) ? 0 : COUNT;
+	int before_exec = pending_die_with_creator(fd) ? 0 : COUNT;
 	CHECK(write(go[1], "g", 1) == 1);
 	CHECK(read(up[0], &c, 1) == 1); /* the new image runs */
 

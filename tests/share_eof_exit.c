@@ -33,7 +33,7 @@ int main(void)
 		exit(0);
 	}
 	int fd = recv_fd(link[0]);
-	int before_exit = kernel_backend(fd) ? 0 : COUNT;
+	int before_exit = pending_die_with_creator(fd) ? 0 : COUNT;
 	CHECK(write(go[1], "g", 1) == 1);
 	reap_ok(creator);
 

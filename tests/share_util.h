@@ -117,9 +117,28 @@ static inline int pending_has(int sig)
 	return sigismember(&p, sig);
 }
 
-/* Is fd a share fd of the kernel module (/dev/sigfd), rather than of the
- * user-space backend? Where the two differ by design, tests ask this. */
+/* Is fd a share fd of the kernel module (/dev/sigfd) or of the kernel's own
+ * SFD_CREATOR (a share fd that is a signalfd: kernel/'s patch series),
+ * rather than of the user-space backend? Where they differ by design,
+ * tests ask this. */
 static inline int kernel_backend(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof target - 1);
+	if (n < 0)
+		return 0;
+	target[n] = 0;
+	return strcmp(target, "anon_inode:[sigfd]") == 0 ||
+	       strcmp(target, "anon_inode:[signalfd]") == 0;
+}
+
+/* Do the signals still pending when the creator exits or execs die with it
+ * (the kernel module), rather than being read before end of file (the
+ * user-space backend and the kernel's own SFD_CREATOR)? */
+static inline int pending_die_with_creator(int fd)
 {
 	char path[64], target[64];
 	ssize_t n;
