@@ -165,7 +165,7 @@ build_kernel() {
 			die "$(basename "$p") does not apply to $PKG $PKGVER"
 	done
 	# The kernel's own style check, as a maintainer would run it.
-	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet --no-signoff "$series"/*.patch) >&2 ||
+	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
 		die "checkpatch --strict: the series is not clean"
 	configure_kernel "$work/src" "$work/obj"
 	note "building (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores)"
