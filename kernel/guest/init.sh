@@ -12,7 +12,8 @@ mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
 . /config
 
 echo # SeaBIOS leaves its last line unterminated
-echo "GUEST-BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+read -r up _ </proc/uptime
+echo "GUEST-BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) init-at=${up}s"
 
 centis() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 
