@@ -263,7 +263,7 @@ judge() {
 		if ($0 !~ /^#/ && NF > 1) { why = $0; sub(/^[^ ]+ +/, "", why); known[$1] = why }
 		next
 	}
-	/^GUEST-BEGIN / { print "guest: Linux " $2 ", " $3 ", /init reached " $4 " after boot"; next }
+	/^GUEST-BEGIN / { sub(/^init-at=/, "", $4); print "guest: Linux " $2 ", " $3 ", /init reached " $4 " after boot"; next }
 	/^GUEST-RESULT: / {
 		name = $2; verdict = $3; seen[name] = 1; skip = 1
 		if (verdict == "PASS" && (name in known)) { pass++; printf "XPASS %s (%s; listed as a known difference)\n", name, $4 }
