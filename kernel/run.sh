@@ -4,8 +4,9 @@
 # installed), apply the series in kernel/<version>/, build an x86_64
 # tinyconfig kernel with the options in kernel/config.options, boot it under
 # QEMU (TCG) and run, with SIGFD_BACKEND=native: the series' kselftest
-# (tools/testing/selftests/signalfd), the share suite tests/share_*.c and the
-# module's semantic tests listed in kernel/kmod-tests. The built kernel and
+# (tools/testing/selftests/signalfd), the share suite tests/share_*.c, the
+# module's semantic tests listed in kernel/kmod-tests, and
+# tests/errors_native_absent.c (its branch for a kernel with the flag). The built kernel and
 # selftest are cached under the hash of the source package version, the
 # series, the options and this script's build recipe, so a rerun boots at once.
 #
@@ -195,7 +196,8 @@ CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinc
 
 build_programs() {
 	rm -rf "$out/obj" "$out/root"
-	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" "$out/root/x"
+	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" \
+		"$out/root/t/lib" "$out/root/x"
 	for src in src/*.c; do
 		gcc $CFLAGS_GUEST -c -o "$out/obj/$(basename "$src" .c).o" "$src" ||
 			die "cannot build $src"
@@ -208,9 +210,14 @@ build_programs() {
 		cp "kmod/tests/$name.c" "$out/obj/kmod/" || die "kernel/kmod-tests: no kmod/tests/$name.c"
 	done
 	cp "$out/cache/$KEY/signalfd_creator_test" "$out/root/t/selftest/"
-	for src in "$out"/obj/kmod/*.c tests/share_*.c; do
+	# tests/errors_native_absent.c: its branch for a kernel with the flag.
+	for src in "$out"/obj/kmod/*.c tests/share_*.c tests/errors_native_absent.c; do
 		[ -f "$src" ] || continue
-		case $src in "$out"/*) suite=kmod ;; *) suite=share ;; esac
+		case $src in
+		"$out"/*) suite=kmod ;;
+		tests/share_*) suite=share ;;
+		*) suite=lib ;;
+		esac
 		name=$(basename "$src" .c)
 		{
 			gcc $CFLAGS_GUEST -static -o "$out/root/t/$suite/$name" "$src" \
