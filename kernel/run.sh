@@ -57,6 +57,7 @@ missing_packages() {
 	done
 	installed busybox-static || m="$m busybox-static"
 	installed libelf-dev || m="$m libelf-dev"
+	installed perl || m="$m perl" # checkpatch.pl needs more than perl-base
 	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
 	echo "${m# }"
 }
