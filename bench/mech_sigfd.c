@@ -64,6 +64,11 @@ static void *kernel_setup(int signo, char *err, size_t n)
 	return setup_mode(signo, err, n, SIGFD_SHARE, "kernel");
 }
 
+static void *native_setup(int signo, char *err, size_t n)
+{
+	return setup_mode(signo, err, n, SIGFD_SHARE, "native");
+}
+
 static int probe_mode(char *why, size_t n, unsigned long flags, const char *backend)
 {
 	int fd = open_mode(BENCH_SIG, flags, backend);
@@ -72,7 +77,8 @@ static int probe_mode(char *why, size_t n, unsigned long flags, const char *back
 		errf(why, n, "not available: sigfd(%s) fails with %s%s",
 		     backend ? "SIGFD_SHARE" : "0",
 		     errno == ENOSYS ? "ENOSYS" : strerror(errno),
-		     backend && !strcmp(backend, "kernel") ? " (needs /dev/sigfd: QEMU guest)" : "");
+		     backend && !strcmp(backend, "kernel") ? " (needs /dev/sigfd: QEMU guest)" :
+		     backend && !strcmp(backend, "native") ? " (needs SFD_CREATOR: make kpatch-bench)" : "");
 		return -1;
 	}
 	close(fd);
@@ -87,6 +93,11 @@ static int share_probe(char *why, size_t n)
 static int kernel_probe(char *why, size_t n)
 {
 	return probe_mode(why, n, SIGFD_SHARE, "kernel");
+}
+
+static int native_probe(char *why, size_t n)
+{
+	return probe_mode(why, n, SIGFD_SHARE, "native");
 }
 
 static int sf_one(void *st, struct rec *out, int timeout_ms)
@@ -132,6 +143,17 @@ const struct mech mech_sigfd_kernel = {
 	.flags = M_VALUES | M_SIGFD,
 	.probe = kernel_probe,
 	.setup = kernel_setup,
+	.wait_one = sf_one,
+	.wait_batch = sf_batch,
+	.teardown = sf_teardown,
+};
+
+const struct mech mech_sigfd_native = {
+	.name = "sigfd-native",
+	.what = "sigfd(mask, SIGFD_SHARE), the kernel's SFD_CREATOR (SIGFD_BACKEND=native)",
+	.flags = M_VALUES | M_SIGFD,
+	.probe = native_probe,
+	.setup = native_setup,
 	.wait_one = sf_one,
 	.wait_batch = sf_batch,
 	.teardown = sf_teardown,

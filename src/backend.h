@@ -19,6 +19,14 @@ int sigfd_local_setmask(int fd, const sigset_t *mask); /* EINVAL: not a sigfd */
 int sigfd_share_user_open(const sigset_t *mask, unsigned long flags);
 int sigfd_share_user_setmask(int fd, const sigset_t *mask);
 
+/* Share mode in the kernel's own signalfd (share_native.c): the SFD_CREATOR
+ * flag of kernels built with kernel/'s patch series. Available is 1 when the
+ * running kernel accepts the flag (probed once); open fails with ENOSYS when
+ * it does not; setmask answers SIGFD_NOT_MINE for other descriptors. */
+int sigfd_share_native_available(void);
+int sigfd_share_native_open(const sigset_t *mask, unsigned long flags);
+int sigfd_share_native_setmask(int fd, const sigset_t *mask);
+
 /* Share mode in the kernel (share_kernel.c), through /dev/sigfd.
  * sigfd_share_kernel_available() is 1 when the device can be opened. */
 int sigfd_share_kernel_available(void);

@@ -29,12 +29,15 @@ static void catchable(sigset_t *out, const sigset_t *mask)
 			sigaddset(out, sig);
 }
 
-/* SIGFD_BACKEND=kernel or =user forces a share-mode backend; by default
- * the kernel module is used when /dev/sigfd is there. */
+/* SIGFD_BACKEND=native, =kernel or =user forces a share-mode backend; by
+ * default the kernel's own SFD_CREATOR is used when the running kernel has
+ * it, then the kernel module when /dev/sigfd is there, then user space. */
 static int share_open(const sigset_t *mask, unsigned long flags)
 {
 	const char *forced = getenv("SIGFD_BACKEND");
 
+	if (forced && strcmp(forced, "native") == 0)
+		return sigfd_share_native_open(mask, flags);
 	if (forced && strcmp(forced, "kernel") == 0)
 		return sigfd_share_kernel_open(mask, flags);
 	if (forced && strcmp(forced, "user") == 0)
@@ -43,6 +46,8 @@ static int share_open(const sigset_t *mask, unsigned long flags)
 		errno = EINVAL;
 		return -1;
 	}
+	if (sigfd_share_native_available())
+		return sigfd_share_native_open(mask, flags);
 	if (sigfd_share_kernel_available())
 		return sigfd_share_kernel_open(mask, flags);
 	return sigfd_share_user_open(mask, flags);
@@ -83,7 +88,9 @@ PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
 		return -1;
 	}
 	catchable(&set, mask);
-	int rc = sigfd_share_kernel_setmask(fd, &set);
+	int rc = sigfd_share_native_setmask(fd, &set);
+	if (rc == SIGFD_NOT_MINE)
+		rc = sigfd_share_kernel_setmask(fd, &set);
 	if (rc == SIGFD_NOT_MINE)
 		rc = sigfd_share_user_setmask(fd, &set);
 	if (rc == SIGFD_NOT_MINE)

@@ -117,8 +117,10 @@ static inline int pending_has(int sig)
 	return sigismember(&p, sig);
 }
 
-/* Is fd a share fd of the kernel module (/dev/sigfd), rather than of the
- * user-space backend? Where the two differ by design, tests ask this. */
+/* Is fd a share fd of the kernel module (/dev/sigfd) or of the kernel's own
+ * SFD_CREATOR (a share fd that is a signalfd: kernel/'s patch series),
+ * rather than of the user-space backend? Where they differ by design,
+ * tests ask this. */
 static inline int kernel_backend(int fd)
 {
 	char path[64], target[64];
@@ -129,8 +131,10 @@ static inline int kernel_backend(int fd)
 	if (n < 0)
 		return 0;
 	target[n] = 0;
-	return strcmp(target, "anon_inode:[sigfd]") == 0;
+	return strcmp(target, "anon_inode:[sigfd]") == 0 ||
+	       strcmp(target, "anon_inode:[signalfd]") == 0;
 }
+
 
 /* Bytes of records waiting in a share fd. */
 static inline int queued_bytes(int fd)

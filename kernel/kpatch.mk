@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# The patched-kernel tier (included by the top Makefile): kernel/<version>/
+# is a patch series adding SFD_CREATOR to fs/signalfd.c; see docs/kernel.md.
+#   make kpatch            fetch Debian's linux-source-6.12, apply the series,
+#                          build the guest kernel (cached by series + config)
+#   make kpatch-check      that, then boot it under QEMU and run the series'
+#                          selftest, tests/share_*.c and the module tests in
+#                          kernel/kmod-tests, all with SIGFD_BACKEND=native
+#   make kpatch-check KPATCH_KERNEL=7.3   the same on trixie-backports' 7.3
+#                          with the rebased series in kernel/7.3/
+#   make kpatch-bench      sigfd-bench in that guest: native share mode beside
+#                          raw signalfd (and the other library modes)
+# Knobs: see kernel/run.sh (KPATCH_ONLY, KPATCH_SMP, KPATCH_JOBS, ...).
+.PHONY: kpatch kpatch-check kpatch-bench
+kpatch:
+	sh kernel/run.sh --build
+
+kpatch-check:
+	sh kernel/run.sh
+
+kpatch-bench: bench-static
+	KPATCH_ONLY=none KPATCH_EXTRA=$(B)-static/bench/sigfd-bench \
+	KPATCH_EXTRA_RUN='sigfd-bench $(KPATCH_BENCH_ARGS) --only signalfd,sigfd-local,sigfd-share,sigfd-native --out /tmp/bench' \
+	sh kernel/run.sh

@@ -1,0 +1,349 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The patched-kernel tier: fetch Debian's kernel source with apt (never
+# installed), apply the series in kernel/<version>/, build an x86_64
+# tinyconfig kernel with the options in kernel/config.options, boot it under
+# QEMU (TCG) and run, with SIGFD_BACKEND=native: the series' kselftest
+# (tools/testing/selftests/signalfd), the share suite tests/share_*.c, the
+# module's semantic tests listed in kernel/kmod-tests, and
+# tests/errors_native_absent.c (its branch for a kernel with the flag). The built kernel and
+# selftest are cached under the hash of the source package version, the
+# series, the options and this script's build recipe, so a rerun boots at once.
+#
+#   sh kernel/run.sh            build (or reuse), boot, run, report
+#   sh kernel/run.sh --build    build (or reuse) the kernel only
+#   sh kernel/run.sh --missing  print the missing host packages, exit 1 if any
+#
+# Environment:
+#   KPATCH_KERNEL=6.12        6.12 (linux-source-6.12, bookworm-security, the
+#                             host's apt sources) or 7.3 (linux-source-7.3 from
+#                             trixie-backports through a private apt list)
+#   KPATCH_BUILD=build/kpatch where everything goes (per kernel version below)
+#   KPATCH_ONLY='selftest/* share/*'  run only the tests matching these patterns
+#   KPATCH_EXTRA='prog ...'   more static programs copied to /x in the guest
+#   KPATCH_EXTRA_RUN='cmd; cmd'  commands run after the tests (default: each
+#                             KPATCH_EXTRA program without arguments)
+#   KPATCH_SMP=2 KPATCH_MEM=512  guest CPUs and MiB
+#   KPATCH_TIMEOUT=900        whole guest run; KPATCH_TEST_TIMEOUT=120 per test
+#   KPATCH_JOBS=2             make -j for the kernel build (the CPU is shared)
+#   KPATCH_NO_INSTALL=1       never apt-get install, even as root
+#   KPATCH_DEV=dir            for work on the series: boot dir/bzImage and run
+#                             dir/signalfd_creator_test instead of the cached build
+set -eu
+cd "$(dirname "$0")/.."
+top=$PWD
+ver=${KPATCH_KERNEL:-6.12}
+case $ver in
+6.12|7.3) ;;
+*) echo "kpatch: KPATCH_KERNEL: 6.12 or 7.3" >&2; exit 2 ;;
+esac
+base=${KPATCH_BUILD:-build/kpatch}
+case $base in /*) ;; *) base=$top/$base ;; esac
+out=$base/$ver
+mode=${1:-run}
+series=$top/kernel/$ver
+
+note() { printf 'kpatch: %s\n' "$*" >&2; }
+die() { note "$*"; exit 1; }
+now() { date +%s; }
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+
+missing_packages() {
+	m=
+	for tool in qemu-system-x86_64:qemu-system-x86 cpio:cpio gzip:gzip gcc:gcc make:make \
+		flex:flex bison:bison bc:bc xz:xz-utils patch:patch; do
+		command -v "${tool%%:*}" >/dev/null 2>&1 || m="$m ${tool#*:}"
+	done
+	installed busybox-static || m="$m busybox-static"
+	installed libelf-dev || m="$m libelf-dev"
+	installed perl || m="$m perl" # checkpatch.pl needs more than perl-base
+	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
+	echo "${m# }"
+}
+
+ensure_packages() {
+	m=$(missing_packages)
+	[ -z "$m" ] && return 0
+	if [ "$(id -u)" = 0 ] && [ -z "${KPATCH_NO_INSTALL:-}" ]; then
+		note "installing: $m"
+		apt-get update -qq >&2
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $m >&2 ||
+			die "apt-get install failed: $m"
+		m=$(missing_packages)
+	fi
+	[ -z "$m" ] || die "missing packages: $m"
+}
+
+# apt options: the host's own sources for 6.12; for 7.3 trixie-backports
+# through apt state of our own, so the host's sources and lists stay as
+# they are.
+APT_OPTS=
+apt_setup() {
+	[ "$ver" = 7.3 ] || return 0
+	a=$base/apt-trixie-backports
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	echo "deb http://deb.debian.org/debian trixie-backports main" >"$a/sources.list"
+	APT_OPTS="-o Dir::Etc::sourcelist=$a/sources.list -o Dir::Etc::sourceparts=- -o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache"
+	ls "$a/lists" | grep -q Packages ||
+		apt-get $APT_OPTS update -qq 2>&1 | grep -v -e '_apt' -e 'sandbox' >&2 || true
+}
+
+# The source package: its version (for the cache key) and the .deb.
+PKG=linux-source-$ver
+pkg_version() {
+	# shellcheck disable=SC2086
+	v=$(apt-cache $APT_OPTS policy "$PKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
+		# No apt lists: a .deb fetched earlier will do.
+		deb=$(ls "$out"/dl/"${PKG}"_*.deb 2>/dev/null | sort -V | tail -n 1)
+		[ -n "$deb" ] || die "apt knows no $PKG (apt-get update?)"
+		v=$(dpkg-deb -f "$deb" Version)
+	fi
+	echo "$v"
+}
+
+fetch_source() {
+	deb=$(ls "$out"/dl/"${PKG}_$(echo "$PKGVER" | sed 's/:/%3a/')"_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] && return 0
+	mkdir -p "$out/dl"
+	rm -f "$out"/dl/*.deb
+	# shellcheck disable=SC2086
+	(cd "$out/dl" && apt-get $APT_OPTS download "$PKG=$PKGVER" 2>&1) |
+		grep -v -e '_apt' -e 'sandbox' >&2 || true
+	deb=$(ls "$out"/dl/"${PKG}"_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || die "cannot download $PKG $PKGVER"
+}
+
+# What the cache key covers: the recipe below must bump BUILD_RECIPE when it
+# changes what gets built.
+BUILD_RECIPE=1
+cache_key() {
+	{
+		echo "recipe $BUILD_RECIPE $PKG $PKGVER"
+		cat "$top/kernel/config.options"
+		for p in "$series"/*.patch; do cat "$p"; done
+	} | sha256sum | cut -c1-16
+}
+
+configure_kernel() {
+	src=$1 obj=$2
+	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
+	opts=
+	for o in $(cat "$top/kernel/config.options"); do opts="$opts -e $o"; done
+	# shellcheck disable=SC2086
+	"$src/scripts/config" --file "$obj/.config" $opts
+	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
+	for o in $(cat "$top/kernel/config.options"); do
+		grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o did not stick"
+	done
+}
+
+build_kernel() {
+	cache=$out/cache/$KEY
+	if [ -n "${KPATCH_DEV:-}" ]; then
+		mkdir -p "$cache"
+		cp "$KPATCH_DEV/bzImage" "$KPATCH_DEV/signalfd_creator_test" "$cache/"
+		note "KPATCH_DEV: using $KPATCH_DEV (not a tested build of the series)"
+		return 0
+	fi
+	if [ -s "$cache/bzImage" ] && [ -x "$cache/signalfd_creator_test" ]; then
+		note "cached kernel $cache (source $PKGVER, series $(ls "$series"/*.patch | wc -l) patches)"
+		return 0
+	fi
+	ls "$series"/*.patch >/dev/null 2>&1 || die "no series in ${series#"$top"/}"
+	fetch_source
+	t0=$(now)
+	work=$out/work
+	rm -rf "$work"
+	mkdir -p "$work/src"
+	note "unpacking $(basename "$deb")"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
+		xz -dc | tar -x -C "$work/src" --strip-components=1
+	t1=$(now)
+	for p in "$series"/*.patch; do
+		patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
+			die "$(basename "$p") does not apply to $PKG $PKGVER"
+	done
+	# The kernel's own style check, as a maintainer would run it.
+	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
+		die "checkpatch --strict: the series is not clean"
+	configure_kernel "$work/src" "$work/obj"
+	note "building (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores)"
+	log=$out/build.log
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
+		make -C "$work/src" O="$work/obj" ARCH=x86_64 -j"${KPATCH_JOBS:-2}" bzImage >"$log" 2>&1 ||
+		{ tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
+	if grep -E 'warning:|error:' "$log" >&2; then
+		die "the kernel build has warnings (log: ${log#"$top"/})"
+	fi
+	t2=$(now)
+	st=$work/src/tools/testing/selftests/signalfd
+	mkdir -p "$cache.tmp"
+	gcc -static -Wall -Werror -O2 -g -pthread \
+		-o "$cache.tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
+		die "cannot build the selftest"
+	cp "$work/obj/arch/x86/boot/bzImage" "$cache.tmp/bzImage"
+	cp "$work/obj/.config" "$cache.tmp/config"
+	printf 'unpack %ss, build %ss\n' $((t1 - t0)) $((t2 - t1)) >"$cache.tmp/times"
+	rm -rf "$cache"
+	mv "$cache.tmp" "$cache"
+	rm -rf "$work"
+	note "built $PKG $PKGVER + series in $((t2 - t0))s (unpack $((t1 - t0))s); cached as $KEY"
+}
+
+CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
+
+build_programs() {
+	rm -rf "$out/obj" "$out/root"
+	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" \
+		"$out/root/t/lib" "$out/root/x"
+	for src in src/*.c; do
+		gcc $CFLAGS_GUEST -c -o "$out/obj/$(basename "$src" .c).o" "$src" ||
+			die "cannot build $src"
+	done
+	rm -f "$out/libsigfd.a"
+	ar rcs "$out/libsigfd.a" "$out"/obj/*.o
+	# The module's tests, each beside our helper header instead of theirs.
+	cp kernel/guest/kmod_util.h "$out/obj/kmod/"
+	for name in $(grep -v '^#' kernel/kmod-tests); do
+		cp "kmod/tests/$name.c" "$out/obj/kmod/" || die "kernel/kmod-tests: no kmod/tests/$name.c"
+	done
+	cp "$out/cache/$KEY/signalfd_creator_test" "$out/root/t/selftest/"
+	# tests/errors_native_absent.c: its branch for a kernel with the flag.
+	for src in "$out"/obj/kmod/*.c tests/share_*.c tests/errors_native_absent.c; do
+		[ -f "$src" ] || continue
+		case $src in
+		"$out"/*) suite=kmod ;;
+		tests/share_*) suite=share ;;
+		*) suite=lib ;;
+		esac
+		name=$(basename "$src" .c)
+		{
+			gcc $CFLAGS_GUEST -static -o "$out/root/t/$suite/$name" "$src" \
+				"$out/libsigfd.a" 2>"$out/obj/$name.log" || echo "$src" >>"$out/obj/failed"
+		} &
+	done
+	wait
+	if [ -s "$out/obj/failed" ]; then
+		for src in $(cat "$out/obj/failed"); do cat "$out/obj/$(basename "$src" .c).log" >&2; done
+		die "cannot build: $(tr '\n' ' ' <"$out/obj/failed")"
+	fi
+	for x in ${KPATCH_EXTRA:-}; do
+		[ -f "$x" ] || die "KPATCH_EXTRA: no such file: $x"
+		cp "$x" "$out/root/x/"
+	done
+}
+
+build_initramfs() {
+	r=$out/root
+	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
+	cp /bin/busybox "$r/bin/busybox"
+	for applet in $(/bin/busybox --list); do
+		[ -e "$r/bin/$applet" ] || ln -s busybox "$r/bin/$applet"
+	done
+	for d in sbin usr/bin usr/sbin; do
+		mkdir -p "$(dirname "$r/$d")" && ln -sfn /bin "$r/$d"
+	done
+	cp kernel/guest/init.sh "$r/init"
+	chmod 755 "$r/init"
+	{
+		echo "TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-120}"
+		echo "EXTRA_TIMEOUT=${KPATCH_EXTRA_TIMEOUT:-900}"
+		printf 'ONLY=%s\n' "'${KPATCH_ONLY:-}'"
+		if [ -n "${KPATCH_EXTRA_RUN:-}" ]; then
+			printf 'EXTRA_RUN=%s\n' "'$KPATCH_EXTRA_RUN'"
+		else
+			run=
+			for x in ${KPATCH_EXTRA:-}; do run="$run$(basename "$x");"; done
+			printf 'EXTRA_RUN=%s\n' "'$run'"
+		fi
+	} >"$r/config"
+	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
+}
+
+# Read the console log; print the per-test report; exit status is the verdict.
+judge() {
+	log=$1 qemu_rc=$2
+	awk -v qemu_rc="$qemu_rc" '
+	FILENAME != "-" && FNR == NR {
+		if ($0 !~ /^#/ && NF > 1) { why = $0; sub(/^[^ ]+ +/, "", why); known[$1] = why }
+		next
+	}
+	/^GUEST-BEGIN / { sub(/^init-at=/, "", $4); print "guest: Linux " $2 ", " $3 ", /init reached " $4 " after boot"; next }
+	/^GUEST-RESULT: / {
+		name = $2; verdict = $3; seen[name] = 1; skip = 1
+		if (verdict == "PASS" && (name in known)) { pass++; printf "XPASS %s (%s; listed as a known difference)\n", name, $4 }
+		else if (verdict == "PASS") { pass++; printf "PASS %s (%s)\n", name, $4 }
+		else if (name in known) { xfail++; printf "XFAIL %s (%s: %s)\n", name, $4, known[name] }
+		else { fail++; failed = failed " " name; printf "FAIL %s (%s, %s)\n", name, $4, $5; skip = 0 }
+		next
+	}
+	/^GUEST-EXPECT: / { for (i = 2; i <= NF; i++) expect[$i] = 1; next }
+	/^GUEST-SELFTEST: / { sub(/^GUEST-SELFTEST: /, "  selftest "); print; next }
+	/^GUEST-OUT: / { if (!skip) { sub(/^GUEST-OUT: /, "    "); print }; next }
+	/^GUEST-EXTRA-OUT: / { sub(/^GUEST-EXTRA-OUT: /, "  | "); print; next }
+	/^GUEST-DMESG: / { print; kernel_bad = 1; next }
+	/^GUEST-END/ { ended = 1; next }
+	/Kernel panic|Oops|BUG: |WARNING: |general protection fault|Call Trace/ { print "console: " $0; kernel_bad = 1 }
+	END {
+		for (n in expect) if (!(n in seen)) { missing++; printf "FAIL %s (no result line)\n", n }
+		printf "guest: %d passed, %d failed", pass, fail
+		if (xfail) printf ", %d known differences (XFAIL)", xfail
+		if (missing) printf ", %d without a result", missing
+		printf "\n"
+		bad = fail || missing || kernel_bad || !pass
+		if (qemu_rc == 124) { print "FAIL: the guest timed out"; bad = 1 }
+		else if (!ended) { print "FAIL: the guest did not finish (panic or crash?)"; bad = 1 }
+		if (kernel_bad) print "FAIL: the kernel reported a problem (see above)"
+		if (failed != "") printf "failed:%s\n", failed
+		exit bad ? 1 : 0
+	}' kernel/share-known-differences - <"$log"
+}
+
+run_guest() {
+	log=$out/console.log
+	start=$(date +%s%N)
+	{
+		timeout -k 5 "${KPATCH_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg -smp "${KPATCH_SMP:-2}" \
+			-m "${KPATCH_MEM:-512}" -nic none -nographic -no-reboot \
+			-kernel "$out/cache/$KEY/bzImage" -initrd "$out/initramfs.cpio.gz" \
+			-append 'console=ttyS0 panic=-1 oops=panic panic_on_warn=1 quiet' </dev/null 2>&1
+		echo $? >"$out/qemu.rc"
+	} | tr -d '\r' >"$log"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	boot=$(sed -n 's/^GUEST-BEGIN .*/x/p' "$log" | head -n 1)
+	set +e
+	judge "$log" "$(cat "$out/qemu.rc")"
+	verdict=$?
+	set -e
+	printf 'kpatch: guest run took %d.%01ds (%s %s + series, console log %s)\n' \
+		$((ms / 1000)) $((ms % 1000 / 100)) "$PKG" "$PKGVER" "${log#"$top"/}"
+	return $verdict
+}
+
+case $mode in
+--missing)
+	m=$(missing_packages)
+	[ -n "$m" ] && { echo "$m"; exit 1; }
+	exit 0 ;;
+--build|run) ;;
+*) die "usage: $0 [--build|--missing]" ;;
+esac
+
+mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
+ensure_packages
+apt_setup
+PKGVER=$(pkg_version)
+KEY=$(cache_key)
+[ -z "${KPATCH_DEV:-}" ] || KEY=dev
+build_kernel
+[ "$mode" = --build ] && exit 0
+t0=$(now)
+build_programs
+build_initramfs
+note "prepared in $(( $(now) - t0 ))s; booting $PKG $PKGVER + series under QEMU (TCG, ${KPATCH_SMP:-2} CPUs)"
+run_guest

@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# time-limit: 1800
+# The patched-kernel tier inside make check: runs kernel/run.sh (Linux 6.12
+# with kernel/6.12/ applied, booted under QEMU) when everything it needs is
+# installed; otherwise says so loudly and exits 77, which the runner counts
+# as SKIPPED, never as a pass. Installs nothing (KPATCH_NO_INSTALL): CI
+# installs the packages itself. The first run builds the kernel (about 5
+# minutes on 2 cores); later runs reuse it from build/kpatch/.
+cd "$(dirname "$0")/.." || exit 1
+missing=$(sh kernel/run.sh --missing)
+if [ -n "$missing" ]; then
+	echo "SKIPPED: patched-kernel tier (missing: $missing)"
+	exit 77
+fi
+if ! apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]' &&
+	! ls build/kpatch/6.12/dl/linux-source-6.12_*.deb >/dev/null 2>&1; then
+	echo "SKIPPED: patched-kernel tier (apt offers no linux-source-6.12: bookworm-security in the apt sources, and apt-get update)"
+	exit 77
+fi
+KPATCH_NO_INSTALL=1 exec sh kernel/run.sh
