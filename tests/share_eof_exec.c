@@ -75,5 +75,8 @@ int main(int argc, char **argv)
 	reap_ok(creator);
 	CHECK(read(fd, &r, sizeof r) == 0);
 	CHECK(close(fd) == 0);
+	close_pair(link);
+	close_pair(go);
+	CHECK(close(up[0]) == 0);
 	return 0;
 }

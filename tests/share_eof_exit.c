@@ -49,5 +49,7 @@ int main(void)
 	CHECK(read(fd, &r, sizeof r) == 0);
 	CHECK(read(fd, &r, sizeof r) == 0); /* and it stays at end of file */
 	CHECK(close(fd) == 0);
+	close_pair(link);
+	close_pair(go);
 	return 0;
 }

@@ -65,5 +65,6 @@ int main(int argc, char **argv)
 	reap_ok(child);
 	CHECK(!pending_has(SIGUSR2));
 	CHECK(close(fd) == 0);
+	close_pair(go);
 	return 0;
 }

@@ -8,7 +8,7 @@ int main(void)
 {
 	sigset_t set = set_of(SIGCHLD);
 	block_only(&set);
-	int fd = sigfd(&set, 0);
+	int fd = sigfd(&set, test_mode());
 	CHECK(fd >= 0);
 
 	pid_t pid = fork();
