@@ -45,6 +45,7 @@ static struct {
 	bool running;         /* a thread serves the share fds */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
+	unsigned generation;  /* threads started so far */
 	pthread_t thread;
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
 	sigbits taking;       /* the mask sfd has */
@@ -327,6 +328,7 @@ int share_serve(void)
 		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
 		fwd.running = true;
 		fwd.exiting = false;
+		fwd.generation++;
 		return fwd.ep;
 	}
 fail:
@@ -399,9 +401,13 @@ __attribute__((destructor)) static void share_at_exit(void)
 		return;
 	share_lock(&call);
 	if (fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
+		/* Another thread of ours may start a new one meanwhile: that one
+		 * is not waited for. */
+		unsigned generation = fwd.generation;
+
 		fwd.exiting = true;
 		wake_thread();
-		while (fwd.running)
+		while (fwd.running && fwd.generation == generation)
 			pthread_cond_wait(&fwd.ended, &fwd.lock);
 	}
 	share_ctx_reap();
