@@ -19,11 +19,16 @@
 
 #include "sigfd.h"
 
+/* The process whose exit is checked for leaks (see leak_check_start):
+ * none once a check has failed. */
+static pid_t leak_check_pid;
+
 #define CHECK(cond)                                                              \
 	do {                                                                     \
 		if (!(cond)) {                                                   \
 			fprintf(stderr, "%s:%d: check failed: %s (errno %d: %s)\n", \
 				__FILE__, __LINE__, #cond, errno, strerror(errno)); \
+			leak_check_pid = 0;                                      \
 			exit(1);                                                 \
 		}                                                                \
 	} while (0)
@@ -42,7 +47,6 @@ static inline unsigned long test_mode(void)
  * (a share-mode thread's) may take a moment to go after the last close. */
 #define LEAK_CHECK_FDS 1024
 static unsigned char leak_check_open[LEAK_CHECK_FDS];
-static pid_t leak_check_pid;
 
 static inline int leak_check_differs(int report)
 {
