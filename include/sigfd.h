@@ -5,7 +5,9 @@
 #define SIGFD_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +57,18 @@ int sigfd(const sigset_t *mask, unsigned long flags);
 
 /* Replace the mask of a sigfd: 0, or -1 and errno. */
 int sigfd_setmask(int fd, const sigset_t *mask);
+
+/* Children: give every signal this process has put in a sigfd the mask bit
+ * and action (ignored or default) it had when the process started. In an
+ * initialised attr for posix_spawn(), or in a forked child before execve()
+ * (async-signal-safe). 0, or -1 and errno. */
+int sigfd_spawnattr(posix_spawnattr_t *attr);
+int sigfd_restore_signals(void);
+
+/* How many threads of this process leave a signal of mask unblocked (and so
+ * take it instead of a sigfd); the first ntids of their ids go in tids.
+ * -1 and errno on failure. */
+int sigfd_unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids);
 
 #ifdef __cplusplus
 }

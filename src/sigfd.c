@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "sigfd.h"
+#include "taken.h"
 
 /* The library is built with hidden visibility: only these are exported. */
 #define PUBLIC __attribute__((visibility("default")))
@@ -47,6 +48,14 @@ static int share_open(const sigset_t *mask, unsigned long flags)
 	return sigfd_share_user_open(mask, flags);
 }
 
+/* A descriptor now takes set: children spawned with the helpers get these
+ * signals back (spawn.c); SIGFD_DEBUG=1 names threads that would steal them. */
+static void taken(int fd, const sigset_t *set)
+{
+	sigfd_note_taken(set);
+	sigfd_debug_check(fd, set);
+}
+
 PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
 {
 	sigset_t set;
@@ -56,9 +65,11 @@ PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
 		return -1;
 	}
 	catchable(&set, mask);
-	if (flags & SIGFD_SHARE)
-		return share_open(&set, flags & ~SIGFD_SHARE);
-	return sigfd_local_open(&set, flags);
+	int fd = flags & SIGFD_SHARE ? share_open(&set, flags & ~SIGFD_SHARE)
+				     : sigfd_local_open(&set, flags);
+	if (fd >= 0)
+		taken(fd, &set);
+	return fd;
 }
 
 PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
@@ -77,5 +88,7 @@ PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
 		rc = sigfd_share_user_setmask(fd, &set);
 	if (rc == SIGFD_NOT_MINE)
 		rc = sigfd_local_setmask(fd, &set);
+	if (rc == 0)
+		taken(fd, &set);
 	return rc;
 }

@@ -1,41 +1,35 @@
 /* SPDX-License-Identifier: MIT */
-/* sigfd-watch: print the signals this process receives, one line each.
- * The modern form of the 2003 sigfd() example program; see sigfd-watch(1).
- * It blocks the signals it watches, so it runs no child: one would inherit
- * the blocked mask. */
+/* sigfd-watch: print the signals this process receives, one line each; the
+ * modern form of the 2003 sigfd() example program. With -- COMMAND it runs
+ * COMMAND, passes every signal on to it and reaps it, as an init does: the
+ * log then says who signalled COMMAND. See sigfd-watch(1). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "describe.h"
 #include "sigfd.h"
 #include "signame.h"
 
 /* Exit statuses, documented in sigfd-watch(1). */
 enum { EXIT_DONE = 0, EXIT_TIMEOUT = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+/* With a COMMAND, its status is ours; ours are env(1)'s. */
+enum { EXIT_WRAP_SYSTEM = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
-static const char usage[] =
-	"usage: sigfd-watch [--json] [--count N] [--timeout SECONDS] [SIGNAL...]\n"
-	"Block the SIGNALs (default: every signal that can be caught), take them\n"
-	"through a sigfd and print one line per signal received.\n"
-	"\n"
-	"  -j, --json             one JSON object per line instead of text\n"
-	"  -c, --count N          stop after N signals\n"
-	"  -t, --timeout SECONDS  stop after SECONDS (fractions allowed), exit 1\n"
-	"  -h, --help             this text\n"
-	"\n"
-	"SIGNAL: a name with or without SIG, in any case (USR1, SIGHUP, rtmin+3,\n"
-	"RTMAX-1) or a number. SIGKILL and SIGSTOP cannot be watched.\n"
-	"A reported SIGINT or SIGTERM stops it.\n"
-	"Exit status: 0 count reached or SIGINT/SIGTERM reported, 1 timeout,\n"
-	"2 bad arguments, 3 system error.\n";
+static int system_status = EXIT_SYSTEM;
 
 /* One line on stderr naming the problem, then out. */
 static _Noreturn __attribute__((format(printf, 2, 3))) void die(int status, const char *fmt, ...)
@@ -50,122 +44,15 @@ static _Noreturn __attribute__((format(printf, 2, 3))) void die(int status, cons
 	exit(status);
 }
 
-/* A whole number of at least 1, or 0. */
-static unsigned long long parse_count(const char *s)
+static __attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...)
 {
-	unsigned long long n = 0;
+	va_list ap;
 
-	if (!*s)
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || n > (ULLONG_MAX - 9) / 10)
-			return 0;
-		n = n * 10 + (unsigned)(*s - '0');
-	}
-	return n;
-}
-
-/* Decimal seconds, "2", "0.25", ".5": strict by hand, since strtod would
- * also take "inf", "nan", hex and the locale's decimal point. */
-static int parse_seconds(const char *s, struct timespec *out)
-{
-	long long sec = 0;
-	long nsec = 0, scale = 100000000;
-	int digits = 0;
-
-	for (; *s >= '0' && *s <= '9'; s++, digits++) {
-		sec = sec * 10 + (*s - '0');
-		if (sec > 100000000) /* three years is enough; no overflow below */
-			return -1;
-	}
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++, digits++) {
-			nsec += (*s - '0') * scale;
-			scale /= 10;
-		}
-	if (*s || !digits)
-		return -1;
-	out->tv_sec = (time_t)sec;
-	out->tv_nsec = nsec;
-	return 0;
-}
-
-struct options {
-	int json;
-	unsigned long long count; /* 0: no limit */
-	int timed;
-	struct timespec timeout;
-	sigset_t set;
-	int named; /* signals were named on the command line */
-};
-
-/* "--count=5", "--count 5" and "-c 5" all give "5"; a missing value is an error. */
-static const char *option_value(const char *arg, size_t len, int *i, int argc, char **argv)
-{
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (*i + 1 >= argc)
-		die(EXIT_USAGE, "option '%s' needs an argument", argv[*i]);
-	return argv[++*i];
-}
-
-/* Does arg spell the option, long (with or without =VALUE) or short? */
-static size_t is_option(const char *arg, const char *lng, const char *shrt)
-{
-	size_t n = strlen(lng);
-
-	if (strcmp(arg, shrt) == 0)
-		return strlen(shrt);
-	if (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='))
-		return n;
-	return 0;
-}
-
-static void parse_args(int argc, char **argv, struct options *o)
-{
-	int options_done = 0;
-	size_t n;
-
-	memset(o, 0, sizeof *o);
-	sigemptyset(&o->set);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v, *why;
-
-		if (!options_done && a[0] == '-' && a[1]) {
-			if (strcmp(a, "--") == 0)
-				options_done = 1;
-			else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-				fputs(usage, stdout);
-				exit(fflush(stdout) == 0 ? EXIT_DONE : EXIT_SYSTEM);
-			} else if (strcmp(a, "--json") == 0 || strcmp(a, "-j") == 0)
-				o->json = 1;
-			else if ((n = is_option(a, "--count", "-c"))) {
-				v = option_value(a, n, &i, argc, argv);
-				if (!(o->count = parse_count(v)))
-					die(EXIT_USAGE, "bad count '%s' (want a whole number from 1)", v);
-			} else if ((n = is_option(a, "--timeout", "-t"))) {
-				v = option_value(a, n, &i, argc, argv);
-				if (parse_seconds(v, &o->timeout) < 0)
-					die(EXIT_USAGE, "bad timeout '%s' (want seconds, e.g. 2 or 0.5)", v);
-				o->timed = 1;
-			} else
-				die(EXIT_USAGE, "unknown option '%s'", a);
-			continue;
-		}
-		int sig = signame_parse(a, &why);
-		if (!sig)
-			die(EXIT_USAGE, "%s '%s'", why, a);
-		if (sig == SIGKILL || sig == SIGSTOP)
-			die(EXIT_USAGE, "%s cannot be watched: it can be neither blocked nor caught",
-			    sig == SIGKILL ? "SIGKILL" : "SIGSTOP");
-		sigaddset(&o->set, sig);
-		o->named = 1;
-	}
-	if (!o->named) {
-		sigfillset(&o->set);
-		sigdelset(&o->set, SIGKILL);
-		sigdelset(&o->set, SIGSTOP);
-	}
+	fputs("sigfd-watch: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 static int set_size(const sigset_t *set)
@@ -193,97 +80,269 @@ static int ms_until(const struct timespec *deadline)
 	return ns > INT_MAX ? INT_MAX : (int)ns;
 }
 
-/* stdout is often a pipe: each line goes out at once. A reader that went
- * away (EPIPE) ends us quietly; SIGPIPE itself may be one we block. */
-static void flush_line(void)
+/* Block take and return a sigfd for it. A blocked signal is queued whatever
+ * its action, except that an inherited SIG_IGN for SIGCHLD makes the kernel
+ * send none at all: every ignored one gets its default action back (a
+ * COMMAND gets the inherited actions again, from sigfd_restore_signals). */
+static int take_signals(const sigset_t *take)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return;
-	if (errno == EPIPE)
-		exit(EXIT_SYSTEM);
-	die(EXIT_SYSTEM, "writing output: %s", strerror(errno));
-}
+	int fd;
 
-int main(int argc, char **argv)
-{
-	struct options o;
-	struct timespec deadline;
-	unsigned long long seen = 0;
-	int fd, status;
-
-	parse_args(argc, argv, &o);
-
-	/* A blocked signal is queued whatever its disposition, except that an
-	 * inherited SIG_IGN for SIGCHLD makes the kernel send none at all: give
-	 * every watched, ignored signal back its default action. */
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction sa;
-		if (sigismember(&o.set, sig) == 1 && sigaction(sig, NULL, &sa) == 0 &&
+		if (sigismember(take, sig) == 1 && sigaction(sig, NULL, &sa) == 0 &&
 		    sa.sa_handler == SIG_IGN) {
 			sa.sa_handler = SIG_DFL;
 			sigaction(sig, &sa, NULL);
 		}
 	}
-	if (sigprocmask(SIG_BLOCK, &o.set, NULL) < 0)
-		die(EXIT_SYSTEM, "sigprocmask: %s", strerror(errno));
-	fd = sigfd(&o.set, SIGFD_CLOEXEC | SIGFD_NONBLOCK);
-	if (fd < 0)
-		die(EXIT_SYSTEM, "sigfd: %s", strerror(errno));
+	if (sigprocmask(SIG_BLOCK, take, NULL) < 0)
+		die(system_status, "sigprocmask: %s", strerror(errno));
+	if ((fd = sigfd(take, SIGFD_CLOEXEC | SIGFD_NONBLOCK)) < 0)
+		die(system_status, "sigfd: %s", strerror(errno));
+	return fd;
+}
 
-	int n = set_size(&o.set);
+/* The next record, waiting up to ms (-1: for ever): 1, or 0 on timeout. */
+static int next_record(int fd, int ms, struct sigfd_siginfo *rec)
+{
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int r = poll(&p, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue; /* e.g. after SIGSTOP/SIGCONT */
+		if (r < 0)
+			die(system_status, "poll: %s", strerror(errno));
+		if (r == 0)
+			return 0;
+		/* One record at a time: we may stop after any of them, and what
+		 * is not read stays pending rather than lost in our buffer. */
+		ssize_t len = read(fd, rec, sizeof *rec);
+		if (len < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (len < 0)
+			die(system_status, "read: %s", strerror(errno));
+		if (len != (ssize_t)sizeof *rec)
+			die(system_status, "read: short record");
+		return 1;
+	}
+}
+
+/* One line out, flushed at once: stdout is often a pipe. 0, or -1 with
+ * errno when it cannot be written. */
+static int print_record(const struct watch_args *a, const struct sigfd_siginfo *rec)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (a->json)
+		describe_json(stdout, rec, &now);
+	else
+		describe_text(stdout, rec, &now);
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	return -1;
+}
+
+static void say_watching(const sigset_t *set)
+{
+	int n = set_size(set);
+
 	fprintf(stderr, "sigfd-watch: watching pid %ld for %d signal%s\n", (long)getpid(), n,
 		n == 1 ? "" : "s");
+}
 
-	if (o.timed) {
+static int watch(const struct watch_args *a)
+{
+	struct timespec deadline;
+	unsigned long long seen = 0;
+	struct sigfd_siginfo rec;
+	int fd = take_signals(&a->set);
+
+	say_watching(&a->set);
+	if (a->timed) {
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += o.timeout.tv_sec;
-		deadline.tv_nsec += o.timeout.tv_nsec;
+		deadline.tv_sec += a->timeout.tv_sec;
+		deadline.tv_nsec += a->timeout.tv_nsec;
 		if (deadline.tv_nsec >= 1000000000L) {
 			deadline.tv_sec++;
 			deadline.tv_nsec -= 1000000000L;
 		}
 	}
-
 	for (;;) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		struct sigfd_siginfo rec;
-		struct timespec now;
-		int ms = o.timed ? ms_until(&deadline) : -1;
-
 		/* Checked before each wait, so a steady stream of signals cannot
 		 * keep it going past the deadline. */
-		if (ms == 0) {
-			status = EXIT_TIMEOUT;
+		int ms = a->timed ? ms_until(&deadline) : -1;
+		if (ms == 0 || !next_record(fd, ms, &rec))
 			break;
+		if (print_record(a, &rec) < 0) {
+			/* A reader that went away (EPIPE) ends us quietly; SIGPIPE
+			 * itself may be one we block. */
+			if (errno == EPIPE)
+				exit(EXIT_SYSTEM);
+			die(EXIT_SYSTEM, "writing output: %s", strerror(errno));
 		}
-		int r = poll(&p, 1, ms);
-		if (r < 0 && errno == EINTR)
-			continue; /* e.g. after SIGSTOP/SIGCONT */
-		if (r < 0)
-			die(EXIT_SYSTEM, "poll: %s", strerror(errno));
-		if (r == 0)
-			continue; /* the deadline, checked above */
-		/* One record at a time: we may stop after any of them, and what is
-		 * not read stays pending rather than lost in our buffer. */
-		ssize_t len = read(fd, &rec, sizeof rec);
-		if (len < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (len < 0)
-			die(EXIT_SYSTEM, "read: %s", strerror(errno));
-		if (len != (ssize_t)sizeof rec)
-			die(EXIT_SYSTEM, "read: short record");
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (o.json)
-			describe_json(stdout, &rec, &now);
-		else
-			describe_text(stdout, &rec, &now);
-		flush_line();
-		if ((o.count && ++seen >= o.count) || rec.ssi_signo == SIGINT ||
+		if ((a->count && ++seen >= a->count) || rec.ssi_signo == SIGINT ||
 		    rec.ssi_signo == SIGTERM) {
-			status = EXIT_DONE;
-			break;
+			close(fd);
+			return EXIT_DONE;
 		}
 	}
 	close(fd);
-	return status;
+	return EXIT_TIMEOUT;
+}
+
+/* Pass a record's signal on. A queued value is queued again with the
+ * sender's pid and uid, as COMMAND would have seen it; rt_sigqueueinfo()
+ * takes any code below 0 but SI_TKILL for another process. Everything else
+ * goes with kill(), from us. A process group cannot be queued to. */
+static void forward(const struct sigfd_siginfo *r, pid_t child, int group)
+{
+	int sig = (int)r->ssi_signo, rc;
+	char name[SIGNAME_MAX];
+
+	if (!group && r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		si.si_signo = sig;
+		si.si_code = r->ssi_code;
+		if (r->ssi_code == SI_TIMER) {
+			si.si_timerid = (int)r->ssi_tid;
+			si.si_overrun = (int)r->ssi_overrun;
+		} else {
+			si.si_pid = (pid_t)r->ssi_pid;
+			si.si_uid = (uid_t)r->ssi_uid;
+		}
+		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
+		rc = (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
+	} else
+		rc = kill(group ? -child : child, sig);
+	if (rc < 0)
+		warn("passing %s on to %s %ld: %s", signame_of(sig, name),
+		     group ? "process group" : "pid", (long)child, strerror(errno));
+}
+
+/* In the child: its own process group (in the terminal's foreground if we
+ * were), the signals it would have had, then COMMAND. Our mask still blocks
+ * what we watch; SIGTTOU is blocked too while taking the terminal. */
+static _Noreturn void start_command(char **command, int foreground, int report)
+{
+	sigset_t ttou, old;
+	int err;
+
+	setpgid(0, 0);
+	if (foreground) {
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, &old);
+		tcsetpgrp(0, getpid());
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (sigfd_restore_signals() == 0)
+		execvp(command[0], command);
+	err = errno;
+	if (write(report, &err, sizeof err) < 0)
+		_exit(EXIT_WRAP_SYSTEM);
+	_exit(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
+}
+
+/* Reap every child that has exited (orphans too, as a subreaper or pid 1):
+ * one SIGCHLD may stand for several. 1 once COMMAND is among them. */
+static int reap(pid_t child, int *status)
+{
+	int st, done = 0;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		if (pid == child) {
+			*status = st;
+			done = 1;
+		}
+	return done;
+}
+
+static int run_command(const struct watch_args *a)
+{
+	sigset_t take = a->set;
+	struct sigfd_siginfo rec;
+	int report[2], err, status = 0, output_ok = 1;
+	pid_t me = getpid();
+
+	system_status = EXIT_WRAP_SYSTEM;
+	/* Orphans of COMMAND come to us to be reaped, not to init. */
+	if (me != 1 && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		warn("cannot become a subreaper (orphans go to init): %s", strerror(errno));
+	sigaddset(&take, SIGCHLD); /* always taken: it says when to reap */
+	int fd = take_signals(&take);
+	int foreground = isatty(0) && tcgetpgrp(0) == getpgrp();
+	if (pipe2(report, O_CLOEXEC) < 0)
+		die(system_status, "pipe: %s", strerror(errno));
+	say_watching(&a->set);
+	pid_t child = fork();
+	if (child < 0)
+		die(system_status, "fork: %s", strerror(errno));
+	if (child == 0) {
+		close(report[0]);
+		start_command(a->command, foreground, report[1]);
+	}
+	setpgid(child, child); /* both sides, so neither races the other */
+	/* A lost log must not kill COMMAND's reaper: SIGPIPE, when not taken,
+	 * is ignored here (COMMAND has been forked with its own action). */
+	if (sigismember(&take, SIGPIPE) != 1)
+		signal(SIGPIPE, SIG_IGN);
+	close(report[1]);
+	ssize_t n;
+	while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n == (ssize_t)sizeof err)
+		warn("cannot run '%s': %s", a->command[0], strerror(err));
+	else
+		fprintf(stderr, "sigfd-watch: running pid %ld: %s\n", (long)child, a->command[0]);
+
+	for (;;) {
+		next_record(fd, -1, &rec);
+		int sig = (int)rec.ssi_signo;
+		if (output_ok && sigismember(&a->set, sig) == 1 && print_record(a, &rec) < 0) {
+			/* COMMAND keeps running: it must not lose its signals or
+			 * its reaper because our log is gone. */
+			warn("writing output: %s; still passing signals on", strerror(errno));
+			output_ok = 0;
+		}
+		if (sig == SIGCHLD) {
+			if (reap(child, &status))
+				break;
+		} else if (!(rec.ssi_pid == (uint32_t)me &&
+			     (rec.ssi_code == SI_USER || rec.ssi_code == SI_TKILL)))
+			/* Not our own doing (the SIGPIPE of a dead log). */
+			forward(&rec, child, a->group);
+	}
+	if (foreground) { /* the terminal back to our group, as we found it */
+		sigset_t ttou;
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, NULL);
+		tcsetpgrp(0, getpgrp());
+	}
+	close(fd);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct watch_args a;
+	char msg[512];
+
+	if (watch_parse(argc, argv, &a, msg, sizeof msg) < 0)
+		die(EXIT_USAGE, "%s", msg);
+	if (a.action != ARGS_RUN) {
+		if (a.action == ARGS_HELP)
+			fputs(watch_usage, stdout);
+		else
+			printf("sigfd-watch (sigfd) %s\n", tools_version);
+		return fflush(stdout) == 0 ? EXIT_DONE : EXIT_SYSTEM;
+	}
+	return a.command ? run_command(&a) : watch(&a);
 }

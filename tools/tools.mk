@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
-# The command-line tools: sigfd-watch, and sigfd-send, its helper for
-# sending signals with a queued value (tests, demo).
+# The command-line tools: sigfd-watch, and sigfd-send, its companion for
+# sending signals the way kill(1) does, or with a queued value.
 TOOL_BINS += $(B)/bin/sigfd-watch $(B)/bin/sigfd-send
-$(eval $(call program,$(B)/bin/sigfd-watch,tools/sigfd-watch.c tools/signame.c tools/describe.c))
-$(eval $(call program,$(B)/bin/sigfd-send,tools/sigfd-send.c tools/signame.c))
+TOOL_SRCS := tools/args.c tools/signame.c
+$(eval $(call program,$(B)/bin/sigfd-watch,tools/sigfd-watch.c tools/describe.c $(TOOL_SRCS)))
+$(eval $(call program,$(B)/bin/sigfd-send,tools/sigfd-send.c $(TOOL_SRCS)))
+# --version prints the release the Makefile names.
+$(B)/obj/tools/args.o: ALL_CFLAGS += -DSIGFD_TOOLS_VERSION='"$(VERSION)"'

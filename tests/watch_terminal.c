@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* sigfd-watch -- COMMAND in the foreground of a terminal (a pseudo-terminal
+ * here, whose session this test makes): COMMAND leads its own process
+ * group and that group is the terminal's foreground group, so Ctrl-C goes
+ * straight to COMMAND (and is not in sigfd-watch's log); once COMMAND has
+ * ended the terminal's foreground group is sigfd-watch's again. */
+#include <fcntl.h>
+#include <termios.h>
+
+#include "check.h"
+
+static int say(int fd, const char *s)
+{
+	size_t n = strlen(s);
+	return write(fd, s, n) == (ssize_t)n ? 0 : 1;
+}
+
+/* COMMAND: is it the terminal's foreground group, and leader of its own? */
+static int probe(int fd)
+{
+	sigset_t ints = set_of(SIGINT);
+	siginfo_t si;
+	char msg[64];
+
+	CHECK(sigprocmask(SIG_BLOCK, &ints, NULL) == 0);
+	snprintf(msg, sizeof msg, "fg %d %d\n", tcgetpgrp(0) == getpgrp(), getpgrp() == getpid());
+	CHECK(say(fd, msg) == 0);
+	CHECK(sigwaitinfo(&ints, &si) == SIGINT);
+	snprintf(msg, sizeof msg, "int %d\n", si.si_code == SI_KERNEL);
+	return say(fd, msg);
+}
+
+/* The session leader: the terminal, then sigfd-watch in the foreground. */
+static _Noreturn void session(const char *slave, const char *self, int rep, int out)
+{
+	char watch[4096], fdarg[16];
+	int status;
+
+	CHECK(setsid() > 0);
+	int t = open(slave, O_RDWR); /* our controlling terminal now */
+	CHECK(t >= 0 && dup2(t, 0) == 0 && close(t) == 0);
+	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", getenv("BUILD"));
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int w = dup(rep);
+		CHECK(w > 2 && dup2(out, 1) == 1);
+		snprintf(fdarg, sizeof fdarg, "%d", w);
+		execl(watch, watch, "--", self, "probe", fdarg, (char *)NULL);
+		_exit(127);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	char msg[32];
+	snprintf(msg, sizeof msg, "back %d\n", tcgetpgrp(0) == getpgrp());
+	_exit(say(rep, msg) || !WIFEXITED(status) ? 1 : WEXITSTATUS(status));
+}
+
+static void line_of(FILE *f, char *line, size_t size, const char *what)
+{
+	if (!fgets(line, (int)size, f)) {
+		fprintf(stderr, "no %s line\n", what);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char line[512];
+	int rep[2], out[2];
+
+	if (argc == 3 && !strcmp(argv[1], "probe"))
+		return probe(atoi(argv[2]));
+	CHECK(getenv("BUILD") != NULL);
+	int before = dup(0);
+	CHECK(before >= 0 && close(before) == 0);
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0) {
+		printf("no pseudo-terminal: %s\n", strerror(errno));
+		return 77;
+	}
+	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
+	const char *slave = ptsname(master);
+	CHECK(slave != NULL);
+	CHECK(pipe2(rep, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		session(slave, argv[0], rep[1], out[1]);
+	CHECK(close(rep[1]) == 0 && close(out[1]) == 0);
+	FILE *frep = fdopen(rep[0], "r"), *fout = fdopen(out[0], "r");
+	CHECK(frep && fout);
+
+	line_of(frep, line, sizeof line, "fg");
+	CHECK(strcmp(line, "fg 1 1\n") == 0);
+	CHECK(write(master, "\003", 1) == 1); /* Ctrl-C */
+	line_of(frep, line, sizeof line, "int");
+	CHECK(strcmp(line, "int 1\n") == 0);
+	line_of(frep, line, sizeof line, "back");
+	CHECK(strcmp(line, "back 1\n") == 0);
+	reap_ok(pid);
+	/* sigfd-watch saw COMMAND end, and no SIGINT. */
+	line_of(fout, line, sizeof line, "SIGCHLD");
+	CHECK(strstr(line, " SIGCHLD child-exited ") && strstr(line, "status=0"));
+	CHECK(fgets(line, sizeof line, fout) == NULL);
+	fclose(frep);
+	fclose(fout);
+	CHECK(close(master) == 0);
+	int after = dup(0);
+	CHECK(after == before && close(after) == 0); /* no descriptor leaked */
+	return 0;
+}
