@@ -11,7 +11,10 @@
  * - exit() lets the thread write what is pending, then the writers close
  *   with the process.
  * - The thread ends when the last share fd is gone, or when it is the last
- *   thread of a process whose main thread called pthread_exit().
+ *   thread of a process whose main thread called pthread_exit(). It is
+ *   joined under the lock, after its last use of it, by the next start or
+ *   at exit (a process with no thread left forks more simply, and musl
+ *   needs that to fork in a later destructor).
  * - The thread never calls the allocator: its first call would give it a
  *   malloc arena of its own (64 MiB of address space). */
 #include <errno.h>
@@ -45,6 +48,7 @@ static struct {
 	bool running;         /* a thread serves the share fds */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
+	bool joinable;        /* thread is a thread of this process not joined yet */
 	unsigned generation;  /* threads started so far */
 	pthread_t thread;
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
@@ -84,7 +88,7 @@ static void start_over(void)
 {
 	close_thread_fds();
 	share_ctx_forget();
-	fwd.running = fwd.exiting = fwd.leader_gone = false;
+	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = false;
 	if (own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
 	atomic_store(&owner, getpid());
@@ -288,6 +292,16 @@ static void *forward(void *unused)
 	return NULL;
 }
 
+/* Under the lock: a thread that has stopped no longer takes the lock, so
+ * it can be joined here, and only here. */
+static void join_ended(void)
+{
+	if (fwd.joinable && !fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
+		pthread_join(fwd.thread, NULL);
+		fwd.joinable = false;
+	}
+}
+
 static int watch(int fd, void *tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
@@ -303,6 +317,7 @@ int share_serve(void)
 
 	if (fwd.running)
 		return fwd.ep;
+	join_ended();
 	sigemptyset(&none);
 	fwd.sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
 	fwd.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -319,14 +334,13 @@ int share_serve(void)
 	err = pthread_attr_init(&attr);
 	if (err == 0) {
 		pthread_attr_setstacksize(&attr, FORWARD_STACK);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 		err = pthread_create(&fwd.thread, &attr, forward, NULL);
 		pthread_attr_destroy(&attr);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0) {
 		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
-		fwd.running = true;
+		fwd.running = fwd.joinable = true;
 		fwd.exiting = false;
 		fwd.generation++;
 		return fwd.ep;
@@ -410,6 +424,7 @@ __attribute__((destructor)) static void share_at_exit(void)
 		while (fwd.running && fwd.generation == generation)
 			pthread_cond_wait(&fwd.ended, &fwd.lock);
 	}
+	join_ended();
 	share_ctx_reap();
 	share_unlock(&call, 1);
 }

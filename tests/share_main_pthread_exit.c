@@ -2,8 +2,11 @@
 /* A process whose threads have all ended ends, share fd or not, as it would
  * without the library: main() calls pthread_exit() once its other thread
  * has ended, or while it still runs. The process exits with status 0, its
- * records read before end of file. */
+ * records read before end of file. The creator is a fresh image (forked,
+ * then exec'd): musl 1.2.3 hangs in the pthread_exit() of a forked child's
+ * main thread, library or not. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "share_util.h"
@@ -32,7 +35,27 @@ static int leader_gone(pid_t pid)
 	return end && (end[2] == 'Z' || end[2] == 'X');
 }
 
-static void run(int worker_outlives_main)
+static int creator_image(int worker_outlives_main, int link, int release_read, int release_write)
+{
+	sigset_t usr1 = set_of(SIGUSR1);
+	pthread_t t;
+	int fd = sigfd(&usr1, SIGFD_SHARE);
+
+	leak_check_off();
+	release[0] = release_read;
+	release[1] = release_write;
+	CHECK(fd >= 0);
+	send_fd(link, fd);
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(pthread_create(&t, NULL, worker, NULL) == 0);
+	if (!worker_outlives_main) {
+		put_byte(release[1]);
+		CHECK(pthread_join(t, NULL) == 0);
+	}
+	pthread_exit(NULL);
+}
+
+static void run(const char *self, int worker_outlives_main)
 {
 	int link[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, link) == 0);
@@ -40,18 +63,13 @@ static void run(int worker_outlives_main)
 	pid_t creator = fork();
 	CHECK(creator >= 0);
 	if (creator == 0) {
-		sigset_t usr1 = set_of(SIGUSR1);
-		pthread_t t;
-		int fd = sigfd(&usr1, SIGFD_SHARE);
-		CHECK(fd >= 0);
-		send_fd(link[0], fd);
-		CHECK(kill(getpid(), SIGUSR1) == 0);
-		CHECK(pthread_create(&t, NULL, worker, NULL) == 0);
-		if (!worker_outlives_main) {
-			put_byte(release[1]);
-			CHECK(pthread_join(t, NULL) == 0);
-		}
-		pthread_exit(NULL);
+		char args[4][16];
+		snprintf(args[0], sizeof args[0], "%d", worker_outlives_main);
+		snprintf(args[1], sizeof args[1], "%d", link[0]);
+		snprintf(args[2], sizeof args[2], "%d", release[0]);
+		snprintf(args[3], sizeof args[3], "%d", release[1]);
+		execl(self, self, "creator", args[0], args[1], args[2], args[3], (char *)NULL);
+		_exit(127);
 	}
 	int fd = recv_fd(link[1]);
 	if (worker_outlives_main) {
@@ -67,11 +85,13 @@ static void run(int worker_outlives_main)
 	close_pair(release);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 6 && strcmp(argv[1], "creator") == 0)
+		return creator_image(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
 	sigset_t usr1 = set_of(SIGUSR1);
 	block_only(&usr1);
-	run(0);
-	run(1);
+	run(argv[0], 0);
+	run(argv[0], 1);
 	return 0;
 }

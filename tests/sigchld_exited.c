@@ -36,7 +36,8 @@ int main(void)
 		(void)read(p[0], &c, 1);
 		_exit(0);
 	}
-	CHECK(close(p[1]) == 0);
+	/* p[1] stays open until the child is gone: end of file would let it
+	 * exit before the SIGTERM. */
 	CHECK(kill(pid, SIGTERM) == 0);
 	r = read_one(fd);
 	CHECK(r.ssi_signo == SIGCHLD);
@@ -45,7 +46,7 @@ int main(void)
 	CHECK(r.ssi_pid == (uint32_t)pid);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-	CHECK(close(p[0]) == 0);
+	close_pair(p);
 	CHECK(close(fd) == 0);
 	return 0;
 }
