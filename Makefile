@@ -3,10 +3,16 @@
 # gets its own directory under build/, so `make check CC=clang` after
 # `make check` never mixes objects.
 #   make                 library, tools, examples into build/<cc>/
-#   make check           the whole test suite
+#   make check           the whole test suite; as root it first apt-gets the
+#                        packages its tiers need (tests/check-deps), otherwise
+#                        it names them; SIGFD_NO_INSTALL=1 never installs
 #   make check CC=clang  | CC=musl-gcc | SANITIZE=address,undefined | VALGRIND=1
 #   make demo            the scripted demonstration
-#   make install PREFIX=/usr/local   (DESTDIR honoured); make uninstall
+#   make deb-check       the Debian packages end to end (debian/deb.mk, root)
+#   make install PREFIX=/usr/local   (DESTDIR, LIBDIR, INCDIR, ... honoured);
+#                        make uninstall with the same variables
+# CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags); changing any of
+# them, CC or SANITIZE rebuilds what they change ($(B)/flags records them).
 
 .DEFAULT_GOAL := all
 
@@ -23,21 +29,36 @@ SOMAJOR  := 0
 
 WARN     := -Wall -Wextra -Werror
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
-ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -pthread -MMD -MP
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS) -Iinclude -pthread -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
+
+# Everything that changes an object or a link, one line. The file is
+# rewritten only when the line changes, and every object and link depends on
+# it, so `make CFLAGS=-O0` after `make` rebuilds instead of mixing.
+FLAGS_STAMP := $(B)/flags
+flags_line   = CC=$(CC) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE)
+.PHONY: flags-check
+$(FLAGS_STAMP): flags-check
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(subst ','\'',$(flags_line))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 LIB_A    := $(B)/lib/libsigfd.a
+# The archive holds one object, every library object linked into one, with
+# the hidden (internal) symbols made local: only the PUBLIC API is global, so
+# a program's own share_state or share_serve links beside it.
+LIB_ONE  := $(B)/obj/libsigfd-all.o
 LIB_SO   := $(B)/lib/libsigfd.so.$(VERSION)
 
 # Programs: each is NAME with NAME_SRCS; tools/, examples/, tests/, bench/
 # describe theirs in their own .mk file or get one .c file per program.
 # A program of several sources: $(eval $(call program,OUTPUT,SOURCES,LIBS)).
 define program
-$(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(LIB_A)
+$(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $(3)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$(filter-out $(FLAGS_STAMP),$$^) $(3)
 endef
 TOOL_BINS :=
 include $(sort $(wildcard */*.mk))
@@ -51,34 +72,48 @@ TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))
 all: lib $(TOOL_BINS) $(EXAMPLES) $(TESTS)
 lib: $(LIB_A) $(LIB_SO)
 
-$(B)/obj/src/%.o: src/%.c
+$(B)/obj/src/%.o: src/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
-$(B)/obj/%.o: %.c
+$(B)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(LIB_A): $(LIB_OBJS)
+# The partial link (-r) is of machine code, and the LTO bytecode is dropped:
+# objcopy cannot hide names inside it. So with -flto the objects must also
+# carry code (-ffat-lto-objects, as dpkg-buildflags gives with LTO on).
+$(LIB_ONE): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -r -nostdlib -fno-lto -o $@ $^
+	objcopy --localize-hidden -R '.gnu.lto_*' -R '.gnu.debuglto_*' $@
+
+$(LIB_A): $(LIB_ONE)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
+$(LIB_SO): $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libsigfd.so.$(SOMAJOR) -Wl,-z,nodelete -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libsigfd.so.$(SOMAJOR) -Wl,-z,nodelete -o $@ $(LIB_OBJS)
 	ln -sf libsigfd.so.$(VERSION) $(B)/lib/libsigfd.so.$(SOMAJOR)
 	ln -sf libsigfd.so.$(SOMAJOR) $(B)/lib/libsigfd.so
 
 # Programs link the static library so tests run without LD_LIBRARY_PATH.
-$(B)/examples/%: $(B)/obj/examples/%.o $(LIB_A)
+$(B)/examples/%: $(B)/obj/examples/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-$(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A)
+$(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-check: all
+# The packages the suite's tiers need: installed when root, named when not
+# (tests/check-deps). Asked again only when dpkg's or apt's state changes.
+DEPS_OK := build/check-deps.ok
+$(DEPS_OK): tests/check-deps kmod/guest-run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+	@sh tests/check-deps $@
+
+check: all $(DEPS_OK)
 	@BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
@@ -93,12 +128,13 @@ PCDIR   ?= $(LIBDIR)/pkgconfig
 MAN3    := $(wildcard docs/*.3)
 MAN1    := $(wildcard docs/*.1)
 
-$(B)/sigfd.pc: sigfd.pc.in
-	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+# sigfd.pc is written by each install, from the variables of that install,
+# never kept in the build directory where an earlier PREFIX would win.
+# Directories under PREFIX are written relative to ${prefix}, so
+# `pkg-config --define-variable=prefix=...` relocates them.
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
-install: lib $(TOOL_BINS) $(B)/sigfd.pc
+install: lib $(TOOL_BINS)
 	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 644 include/sigfd.h $(DESTDIR)$(INCDIR)/sigfd.h
@@ -106,7 +142,10 @@ install: lib $(TOOL_BINS) $(B)/sigfd.pc
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libsigfd.so.$(VERSION)
 	ln -sf libsigfd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libsigfd.so.$(SOMAJOR)
 	ln -sf libsigfd.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libsigfd.so
-	install -m 644 $(B)/sigfd.pc $(DESTDIR)$(PCDIR)/sigfd.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCDIR@|$(call pc_rel,$(INCDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	    sigfd.pc.in > $(DESTDIR)$(PCDIR)/sigfd.pc
+	chmod 644 $(DESTDIR)$(PCDIR)/sigfd.pc
 	$(if $(TOOL_BINS),install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/)
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
@@ -119,7 +158,9 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
 
+# Also what Kbuild leaves in kmod/ (make kmod, make check's guest tier).
 clean:
 	rm -rf build
+	cd kmod && rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers .tmp_versions .*.o.d
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -9,6 +9,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The library's version, as in its soname and sigfd.pc: 0.1.0. */
+#define SIGFD_VERSION_MAJOR 0
+#define SIGFD_VERSION_MINOR 1
+#define SIGFD_VERSION_PATCH 0
+
 #ifdef __cplusplus
 extern "C" {
 #endif

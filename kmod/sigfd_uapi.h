@@ -11,8 +11,9 @@
  *   read(fd, records, n * 128);              (struct signalfd_siginfo records)
  *
  * Versioning: the caller puts the size of the struct it knows in .size. The
- * module accepts any size from SIGFD_PARAMS_SIZE_V1 up; bytes it does not
- * know must be zero (E2BIG otherwise), so fields can be added at the end.
+ * module accepts any size from SIGFD_PARAMS_SIZE_V1 up to a page (E2BIG
+ * above, as openat2() and clone3()); bytes it does not know must be zero
+ * (E2BIG otherwise), so fields can be added at the end.
  * The module matches commands on type and number only, not on the size
  * _IOW() encodes, for the same reason.
  */

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/check-deps (make check's first step), never installing here
+# (SIGFD_NO_INSTALL=1): it names every missing package in one apt-get line,
+# writes its stamp only when nothing is missing, and never fails the build.
+# dpkg-query is faked so that chosen packages look missing.
+set -eu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+cat >"$tmp/bin/dpkg-query" <<'SH'
+#!/bin/sh
+for a; do pkg=$a; done
+for m in $FAKE_MISSING; do [ "$m" = "$pkg" ] && exit 1; done
+exec /usr/bin/dpkg-query "$@"
+SH
+chmod 755 "$tmp/bin/dpkg-query"
+run() { FAKE_MISSING=$1 SIGFD_NO_INSTALL=1 PATH="$tmp/bin:$PATH" sh tests/check-deps "$tmp/ok" 2>"$tmp/err"; }
+
+run "mandoc jq busybox-static" || { echo "check-deps failed: $(cat "$tmp/err")"; exit 1; }
+grep -q 'apt-get install mandoc jq .*busybox-static' "$tmp/err" || { cat "$tmp/err"; echo "missing packages not named"; exit 1; }
+[ ! -e "$tmp/ok" ] || { echo "stamp written with packages missing"; exit 1; }
+
+# Nothing faked: the stamp exactly when the real system has everything.
+real=$(sh kmod/guest-run.sh --missing 2>/dev/null) || true
+for p in mandoc pkg-config jq; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || real="$real $p"
+done
+run "" || { echo "check-deps failed: $(cat "$tmp/err")"; exit 1; }
+if [ -z "$real" ]; then
+	[ -e "$tmp/ok" ] || { cat "$tmp/err"; echo "no stamp with nothing missing"; exit 1; }
+	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; echo "output with nothing missing"; exit 1; }
+else
+	[ ! -e "$tmp/ok" ] || { echo "stamp written while$real is missing"; exit 1; }
+	grep -q 'apt-get install' "$tmp/err" || { cat "$tmp/err"; echo "missing$real not named"; exit 1; }
+fi
