@@ -110,8 +110,7 @@ int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask)
 			errno = EPERM;
 			return -1;
 		}
-	errno = ENOENT;
-	return -1;
+	return 1;
 }
 
 sigbits share_ctx_wanted(void)

@@ -29,9 +29,9 @@ void share_set_of(sigset_t *set, sigbits bits);
 /* A new share fd for mask: its reader end (the caller's fd), or -1 and
  * errno. Its writer joins the epoll set ep. */
 int share_ctx_open(sigbits mask, unsigned long flags, int ep);
-/* Set the mask of our share fd with this identity: 0, or -1 with errno
- * EPERM (a share fd of the process we were forked from) or ENOENT (not a
- * share fd we know). */
+/* Set the mask of our share fd with this identity: 0; -1 with errno EPERM
+ * for a share fd of the process we were forked from; 1 for one we do not
+ * know. */
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask);
 /* The signals some share fd with room would take. */
 sigbits share_ctx_wanted(void);

@@ -47,7 +47,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	/* Applied before we return: a signal just removed stays pending. */
 	if (rc == 0)
 		rc = share_update();
-	else if (errno == ENOENT)
+	else if (rc == 1)
 		rc = SIGFD_NOT_MINE;
 	share_ctx_reap();
 	share_unlock(&call, rc != -1);
