@@ -89,7 +89,7 @@ double median_of(double *v, int n); /* sorts v; NAN when n == 0 */
 struct cfg {
 	int quick, rounds, cpu, timeout_s, quiet_ms, batch;
 	long rtt_pin_n, rtt_free_n, rtt_warm, tput_n, window, ack_every;
-	long flood_n, self_n, mem_fds;
+	long flood_n, self_n, fork_n, fork_warm, mem_fds;
 	unsigned seed;
 	const char *out;
 };
@@ -114,11 +114,14 @@ void test_tput(const struct mech *m, int batch, struct result *r);
 void test_flood(const struct mech *m, struct result *r);
 /* v[0] ns per signal. */
 void test_self(const struct mech *m, struct result *r);
+/* fork()+_exit()+waitpid() with the mechanism set up: v[0] median ns,
+ * v[1] mean ns. */
+void test_fork(const struct mech *m, struct result *r);
 /* Availability probe in a throwaway child: OUT_OK or OUT_UNAVAIL + msg. */
 void test_probe(const struct mech *m, struct result *r);
 
 /* memory.c: what one sigfd mode costs; figures in struct memfig. */
-enum { MEM_FDS, MEM_SOCKS, MEM_THREADS, MEM_ANON_KIB, MEM_VSZ_KIB, MEM_HEAP_B, MEM_N };
+enum { MEM_FDS, MEM_SOCKS, MEM_PIPES, MEM_THREADS, MEM_ANON_KIB, MEM_VSZ_KIB, MEM_HEAP_B, MEM_N };
 struct memres {
 	enum outcome status;
 	char msg[256];
@@ -140,10 +143,10 @@ void *child_blob(void); /* where a body writes its output (1 KiB) */
 
 #define MAXROUNDS 64
 
-enum { T_RTT_PIN, T_RTT_FREE, T_TPUT_ONE, T_TPUT_BATCH, T_FLOOD, T_SELF, NTEST };
+enum { T_RTT_PIN, T_RTT_FREE, T_TPUT_ONE, T_TPUT_BATCH, T_FLOOD, T_SELF, T_FORK, NTEST };
 enum {
 	V_RTT_PIN_P50, V_RTT_PIN_P99, V_RTT_FREE_P50, V_RTT_FREE_P99,
-	V_TPUT_ONE, V_TPUT_BATCH, V_FLOOD_GOT, V_FLOOD_REFUSED, V_SELF, NVAL
+	V_TPUT_ONE, V_TPUT_BATCH, V_FLOOD_GOT, V_FLOOD_REFUSED, V_SELF, V_FORK, V_FORK_MEAN, NVAL
 };
 
 enum cellstat { C_NONE, C_OK, C_NA, C_UNAVAIL, C_FAIL };
@@ -182,4 +185,7 @@ struct bench {
 void report(struct bench *b);     /* terminal table, report.txt, CSV, plot data */
 double ratio_stats(const struct bench *b, int v, int row, double *lo, double *hi,
 		   double *q1, double *q3);
+/* The same against row ref instead of signalfd (row 0). */
+double ratio_stats_to(const struct bench *b, int v, int row, int ref, double *lo, double *hi,
+		      double *q1, double *q3);
 double value_median(const struct bench *b, int v, int row);

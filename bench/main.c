@@ -26,7 +26,7 @@ static const struct mech *const all_mechs[] = {
 };
 #define NMECHS (int)(sizeof all_mechs / sizeof all_mechs[0])
 
-static const char *const test_names[NTEST] = { "rtt", "free", "tput", "batch", "flood", "self" };
+static const char *const test_names[NTEST] = { "rtt", "free", "tput", "batch", "flood", "self", "fork" };
 
 static void usage(FILE *f)
 {
@@ -36,7 +36,8 @@ static void usage(FILE *f)
 		"  --quick      smoke run, under 30 s (CI)\n"
 		"  --only       mechanisms to run; signalfd, the reference, is always added\n"
 		"  --tests      of rtt (pinned round trip), free (unpinned round trip), tput,\n"
-		"               batch (throughput one record per call, batched), flood, self, mem\n"
+		"               batch (throughput one record per call, batched), flood, self,\n"
+		"               fork (fork+_exit+waitpid with the mechanism set up), mem\n"
 		"  --out        directory for report.txt and the CSV files (default build/bench)\n"
 		"  --cpu        the CPU the pinned tests use (default: the highest allowed)\n"
 		"  --list       print the mechanisms and whether they are available here\n"
@@ -58,6 +59,8 @@ static void defaults(struct cfg *c, int quick)
 	c->ack_every = 64;
 	c->flood_n = 8192;
 	c->self_n = quick ? 5000 : 50000;
+	c->fork_n = quick ? 100 : 500;
+	c->fork_warm = quick ? 10 : 50;
 	c->mem_fds = quick ? 4 : 16;
 	c->batch = 64;
 	c->quiet_ms = quick ? 50 : 200;
@@ -194,8 +197,11 @@ static void run_one(struct bench *b, struct row *row, int t, int round)
 	case T_FLOOD:
 		test_flood(row->m, &r);
 		break;
-	default:
+	case T_SELF:
 		test_self(row->m, &r);
+		break;
+	default:
+		test_fork(row->m, &r);
 		break;
 	}
 	if (r.status != OUT_OK) {
@@ -225,8 +231,12 @@ static void run_one(struct bench *b, struct row *row, int t, int round)
 		row->val[V_FLOOD_GOT][round] = r.v[0];
 		row->val[V_FLOOD_REFUSED][round] = r.v[1];
 		break;
-	default:
+	case T_SELF:
 		row->val[V_SELF][round] = r.v[0];
+		break;
+	default:
+		row->val[V_FORK][round] = r.v[0];
+		row->val[V_FORK_MEAN][round] = r.v[1];
 	}
 	(void)b;
 }

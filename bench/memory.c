@@ -4,9 +4,11 @@
  * buffer behind it has run), snapshot, open mem_fds - 1 more, snapshot.
  * per fd = (last - second) / (mem_fds - 1); per process = the first fd's
  * cost less one per-fd share: the fixed price of the first use (share
- * mode's forwarding thread and its sockets). Memory is RssAnon (private
- * pages touched: heap, stacks), VmSize (address space reserved) and the
- * malloc heap in use. */
+ * mode's forwarding thread and its descriptors). Descriptors are counted
+ * in all, and those that are sockets or pipe ends (a share fd is the read
+ * end of a pipe whose write end the thread keeps). Memory is RssAnon
+ * (private pages touched: heap, stacks), VmSize (address space reserved)
+ * and the malloc heap in use. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -89,8 +91,12 @@ static void take(struct snap *s)
 			if (e->d_name[0] == '.' || fd == dirfd(d))
 				continue;
 			s->v[MEM_FDS]++;
-			if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+			if (fstat(fd, &st) < 0)
+				continue;
+			if (S_ISSOCK(st.st_mode))
 				s->v[MEM_SOCKS]++;
+			else if (S_ISFIFO(st.st_mode))
+				s->v[MEM_PIPES]++;
 		}
 		closedir(d);
 	}

@@ -43,6 +43,9 @@ int tests_init(const struct cfg *cfg)
 {
 	sigset_t set;
 	long max = cfg->rtt_pin_n > cfg->rtt_free_n ? cfg->rtt_pin_n : cfg->rtt_free_n;
+
+	if (cfg->fork_n > max)
+		max = cfg->fork_n;
 	size_t len = sizeof *S + (size_t)max * sizeof S->samples[0];
 
 	C = cfg;
@@ -524,6 +527,68 @@ void test_self(const struct mech *m, struct result *r)
 	run(m, roles, 1, 1, 0, 0, r);
 	if (r->status == OUT_OK)
 		r->v[0] = (double)(S->t1 - S->t0) / (double)C->self_n;
+}
+
+/* ---- one process: fork()+_exit()+waitpid() with the mechanism set up ----
+ * What every fork costs a program that uses the mechanism: its fork
+ * handlers and threads included (share mode's forwarding thread runs: one
+ * signal goes through first). The child exits at once; its cost is the
+ * copy of the process and whatever the handlers do in it. */
+
+static int fork_once(struct ctx *c)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return fail(c, "fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(0);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail(c, "waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return fail(c, "forked child ended with status 0x%x", status);
+	return 0;
+}
+
+static int fork_role(struct ctx *c)
+{
+	struct rec rec;
+
+	if (ready(c, 1) < 0)
+		return -1;
+	if (kill(getpid(), BENCH_SIG) < 0)
+		return fail(c, "kill: %s", strerror(errno));
+	if (wait1(c, &rec, -1) != 1)
+		return -1;
+	if (rec.signo != BENCH_SIG)
+		return fail(c, "got signal %d, want %d", rec.signo, BENCH_SIG);
+	for (long i = -C->fork_warm; i < C->fork_n; i++) {
+		int64_t t = now_ns();
+		if (fork_once(c) < 0)
+			return -1;
+		if (i >= 0)
+			S->samples[i] = now_ns() - t;
+		S->side[0].progress = i;
+	}
+	return 0;
+}
+
+void test_fork(const struct mech *m, struct result *r)
+{
+	role_fn roles[1] = { fork_role };
+	size_t n = (size_t)C->fork_n;
+	double sum = 0;
+
+	run(m, roles, 1, 1, 0, 0, r);
+	if (r->status != OUT_OK)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += (double)S->samples[i];
+	qsort(S->samples, n, sizeof S->samples[0], cmp_i64);
+	r->v[0] = pct_sorted(S->samples, n, 50);
+	r->v[1] = sum / (double)n;
 }
 
 /* ---- availability ---- */

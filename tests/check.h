@@ -11,19 +11,140 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "sigfd.h"
+
+/* Built with ThreadSanitizer: some tests cannot run under it. It aborts
+ * ("dup thread with used id") when a child forked while a thread of its
+ * parent ran starts a thread of its own, as glibc gives it the parent
+ * thread's stack and id again; the share mode's thread runs across fork(). */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
+/* The process whose exit is checked for leaks (see leak_check_start):
+ * none once a check has failed. */
+static pid_t leak_check_pid;
 
 #define CHECK(cond)                                                              \
 	do {                                                                     \
 		if (!(cond)) {                                                   \
 			fprintf(stderr, "%s:%d: check failed: %s (errno %d: %s)\n", \
 				__FILE__, __LINE__, #cond, errno, strerror(errno)); \
+			leak_check_pid = 0;                                      \
 			exit(1);                                                 \
 		}                                                                \
 	} while (0)
+
+/* A contract test runs once in local mode and once in share mode: the
+ * runner sets SIGFD_TEST_MODE=share for the second (tests/contract-tests). */
+static inline unsigned long test_mode(void)
+{
+	const char *mode = getenv("SIGFD_TEST_MODE");
+
+	return mode && strcmp(mode, "share") == 0 ? SIGFD_SHARE : 0;
+}
+
+/* Every test leaves no descriptor open: the fds open when it started are
+ * compared with those open when its main process exits. The library's own
+ * (a share-mode thread's) may take a moment to go after the last close. */
+#define LEAK_CHECK_FDS 1024
+static unsigned char leak_check_open[LEAK_CHECK_FDS];
+
+static inline int leak_check_differs(int report)
+{
+	int differs = 0;
+
+	for (int fd = 0; fd < LEAK_CHECK_FDS; fd++) {
+		/* Closing what it inherited is the test's business. */
+		if (fcntl(fd, F_GETFD) >= 0 && !leak_check_open[fd]) {
+			if (report)
+				fprintf(stderr, "fd %d left open\n", fd);
+			differs = 1;
+		}
+	}
+	return differs;
+}
+
+static void leak_check_at_exit(void)
+{
+	int saved = errno;
+
+	if (getpid() != leak_check_pid || getenv("SIGFD_TEST_NO_LEAK_CHECK"))
+		return;
+	for (int waited = 0; leak_check_differs(0) && waited < 2000; waited++)
+		poll(NULL, 0, 5);
+	if (leak_check_differs(1))
+		_exit(1);
+	errno = saved;
+}
+
+__attribute__((constructor)) static void leak_check_start(void)
+{
+	for (int fd = 0; fd < LEAK_CHECK_FDS; fd++)
+		leak_check_open[fd] = fcntl(fd, F_GETFD) >= 0;
+	leak_check_pid = getpid();
+	atexit(leak_check_at_exit);
+}
+
+/* Wait for a condition, looking every 5 ms, for at most 10 s: the
+ * condition is the synchronisation, the pause only spaces the looks. */
+#define WAIT_UNTIL(cond)                                                   \
+	do {                                                               \
+		int waited_ = 0;                                           \
+		while (!(cond) && waited_ < 2000) {                        \
+			poll(NULL, 0, 5);                                  \
+			waited_++;                                         \
+		}                                                          \
+		CHECK(cond);                                               \
+	} while (0)
+
+static inline int none_pending(const sigset_t *mask)
+{
+	sigset_t p;
+
+	CHECK(sigpending(&p) == 0);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(mask, sig) == 1 && sigismember(&p, sig) == 1)
+			return 0;
+	return 1;
+}
+
+/* The user-space share mode makes a record readable once its thread has
+ * taken the signal, a hop after it was sent (sigfd(3), BUGS); a signalfd
+ * and the kernel backend at once. Wait until the signals of mask (the fd's
+ * mask) sent so far have been taken, then set the same mask: sigfd_setmask()
+ * returns once every signal taken has been written. A test then sees what a
+ * signalfd shows. */
+static inline void settle(int fd, const sigset_t *mask)
+{
+	struct stat st;
+
+	CHECK(fstat(fd, &st) == 0);
+	if (S_ISFIFO(st.st_mode)) {
+		WAIT_UNTIL(none_pending(mask));
+		CHECK(sigfd_setmask(fd, mask) == 0);
+	}
+}
+
+/* A test program exec'd as a helper of another test (a probe, a new image)
+ * leaves its checking to that test. */
+static inline void leak_check_off(void)
+{
+	leak_check_pid = 0;
+}
 
 /* Block exactly the given signals in this thread (and in children). */
 static inline void block_only(const sigset_t *set)
@@ -69,6 +190,12 @@ static inline short poll_events(int fd, short events, int ms)
 		;
 	CHECK(n >= 0);
 	return n ? p.revents : 0;
+}
+
+static inline void close_pair(const int p[2])
+{
+	CHECK(close(p[0]) == 0);
+	CHECK(close(p[1]) == 0);
 }
 
 /* One byte over a pipe: how processes in a test tell each other "go". */

@@ -19,7 +19,7 @@ int main(void)
 {
 	sigset_t set = set_of(SIGUSR1);
 	block_only(&set);
-	int fd = sigfd(&set, SIGFD_NONBLOCK | SIGFD_CLOEXEC);
+	int fd = sigfd(&set, SIGFD_NONBLOCK | SIGFD_CLOEXEC | test_mode());
 	CHECK(fd >= 0);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	CHECK(ep >= 0);
@@ -28,6 +28,7 @@ int main(void)
 
 	CHECK(wait_events(ep, 0, &ev) == 0);
 	CHECK(kill(getpid(), SIGUSR1) == 0);
+	settle(fd, &set);
 	for (int i = 0; i < 2; i++) {
 		memset(&ev, 0, sizeof ev);
 		CHECK(wait_events(ep, 0, &ev) == 1);

@@ -9,7 +9,7 @@ int main(void)
 	block_only(&set);
 	for (unsigned long f = 0; f <= (SIGFD_NONBLOCK | SIGFD_CLOEXEC); f++) {
 		errno = 4242;
-		int fd = sigfd(&set, f);
+		int fd = sigfd(&set, f | test_mode());
 		CHECK(fd >= 0);
 		CHECK(errno == 4242);
 		errno = 4343;

@@ -11,7 +11,7 @@ int main(void)
 
 	sigfillset(&all);
 	block_only(&all);
-	fd = sigfd(&all, 0);
+	fd = sigfd(&all, test_mode());
 	CHECK(fd >= 0);
 	CHECK(kill(getpid(), SIGUSR1) == 0);
 

@@ -10,7 +10,7 @@ int main(void)
 	sigset_t set = set_of(SIGUSR1);
 	block_only(&set);
 	for (unsigned long f = 0; f <= (SIGFD_NONBLOCK | SIGFD_CLOEXEC); f++) {
-		int fd = sigfd(&set, f);
+		int fd = sigfd(&set, f | test_mode());
 		CHECK(fd >= 0);
 		int fl = fcntl(fd, F_GETFL);
 		int fdfl = fcntl(fd, F_GETFD);
@@ -23,7 +23,7 @@ int main(void)
 	}
 
 	/* O_NONBLOCK set later with fcntl() takes effect like the flag. */
-	int fd = sigfd(&set, 0);
+	int fd = sigfd(&set, test_mode());
 	CHECK(fd >= 0);
 	CHECK(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0);
 	struct sigfd_siginfo r;

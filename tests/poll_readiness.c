@@ -10,7 +10,7 @@ int main(void)
 	sigaddset(&both, SIGUSR2);
 	block_only(&both);
 	sigset_t usr1 = set_of(SIGUSR1);
-	int fd = sigfd(&usr1, 0);
+	int fd = sigfd(&usr1, test_mode());
 	CHECK(fd >= 0);
 
 	CHECK(poll_events(fd, POLLIN, 0) == 0);
@@ -20,6 +20,7 @@ int main(void)
 	CHECK(poll_events(fd, POLLIN, 0) == 0);
 
 	CHECK(kill(getpid(), SIGUSR1) == 0);
+	settle(fd, &usr1);
 	CHECK(poll_events(fd, POLLIN, 0) == POLLIN);
 	/* Polling does not consume: still readable. */
 	CHECK(poll_events(fd, POLLIN, 0) == POLLIN);

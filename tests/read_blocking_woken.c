@@ -45,7 +45,7 @@ int main(void)
 	sigaddset(&set, SIGUSR2);
 	block_only(&set);
 	sigset_t usr1 = set_of(SIGUSR1);
-	int fd = sigfd(&usr1, 0);
+	int fd = sigfd(&usr1, test_mode());
 	CHECK(fd >= 0);
 	int go[2];
 	CHECK(pipe(go) == 0);

@@ -9,7 +9,7 @@ int main(void)
 {
 	sigset_t set = set_of(SIGUSR1);
 	block_only(&set);
-	int fd = sigfd(&set, SIGFD_NONBLOCK);
+	int fd = sigfd(&set, SIGFD_NONBLOCK | test_mode());
 	CHECK(fd >= 0);
 	struct sigfd_siginfo r;
 
@@ -18,6 +18,7 @@ int main(void)
 	CHECK(errno == EAGAIN);
 
 	CHECK(kill(getpid(), SIGUSR1) == 0);
+	settle(fd, &set);
 	r = read_one(fd);
 	CHECK(r.ssi_signo == SIGUSR1);
 

@@ -9,7 +9,7 @@ int main(void)
 	sigset_t set = set_of(SIGUSR1);
 	sigaddset(&set, SIGRTMIN);
 	block_only(&set);
-	int fd = sigfd(&set, SIGFD_NONBLOCK);
+	int fd = sigfd(&set, SIGFD_NONBLOCK | test_mode());
 	CHECK(fd >= 0);
 	char buf[3 * sizeof(struct sigfd_siginfo)];
 

@@ -16,7 +16,7 @@ int main(void)
 {
 	sigset_t set = set_of(SIGRTMIN);
 	block_only(&set);
-	int fd = sigfd(&set, 0);
+	int fd = sigfd(&set, test_mode());
 	CHECK(fd >= 0);
 
 	int batch = 256;

@@ -23,11 +23,12 @@ int main(void)
 {
 	sigset_t set = set_of(SIGUSR2);
 	block_only(&set);
-	int fd = sigfd(&set, 0);
+	int fd = sigfd(&set, test_mode());
 	CHECK(fd >= 0);
 
 	CHECK(readable(fd, 0) == 0);
 	CHECK(kill(getpid(), SIGUSR2) == 0);
+	settle(fd, &set);
 	CHECK(readable(fd, 0) == 1);
 	CHECK(read_one(fd).ssi_signo == SIGUSR2);
 	CHECK(readable(fd, 0) == 0);

@@ -38,5 +38,7 @@ int main(void)
 	CHECK(pending_has(SIGUSR2));
 	CHECK(sigwaitinfo(&mask, &si) == SIGUSR2);
 	CHECK(si.si_pid == getpid() && si.si_code == SI_USER);
+	close_pair(ready);
+	close_pair(release);
 	return 0;
 }

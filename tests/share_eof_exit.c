@@ -43,10 +43,12 @@ int main(void)
 		CHECK(r.ssi_int == i);
 	}
 	CHECK(poll(&p, 1, 1000) == 1);
-	CHECK((p.revents & (POLLIN | POLLHUP)) == (POLLIN | POLLHUP));
+	CHECK(p.revents & POLLHUP); /* the kernel backend adds POLLIN, as in 2003 */
 	struct sigfd_siginfo r;
 	CHECK(read(fd, &r, sizeof r) == 0);
 	CHECK(read(fd, &r, sizeof r) == 0); /* and it stays at end of file */
 	CHECK(close(fd) == 0);
+	close_pair(link);
+	close_pair(go);
 	return 0;
 }

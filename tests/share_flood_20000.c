@@ -65,5 +65,7 @@ int main(void)
 	reap_ok(sender);
 	reap_ok(reader);
 	CHECK(close(fd) == 0);
+	close_pair(full);
+	close_pair(who);
 	return 0;
 }

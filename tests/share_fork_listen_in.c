@@ -64,5 +64,7 @@ int main(void)
 	reap_ok(sender);
 	reap_ok(listener);
 	CHECK(close(fd) == 0);
+	close_pair(ready);
+	close_pair(who);
 	return 0;
 }

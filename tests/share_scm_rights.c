@@ -46,5 +46,7 @@ int main(void)
 	CHECK(write(go[1], &sender, sizeof sender) == (ssize_t)sizeof sender);
 	reap_ok(sender);
 	reap_ok(receiver);
+	close_pair(link);
+	close_pair(go);
 	return 0;
 }

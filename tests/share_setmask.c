@@ -41,5 +41,6 @@ int main(void)
 	CHECK(read_one(fd).ssi_signo == SIGUSR2);
 	CHECK(pending_has(SIGUSR1)); /* no longer in the mask: left alone */
 	CHECK(close(fd) == 0);
+	close_pair(done);
 	return 0;
 }

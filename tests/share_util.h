@@ -98,18 +98,6 @@ static inline int fd_count(void)
 	return count_entries("/proc/self/fd") - 1;
 }
 
-/* Poll a condition every 5 ms until it holds or 10 s have passed. The
- * condition is the synchronisation; the pause only spaces the looks. */
-#define WAIT_UNTIL(cond)                                                   \
-	do {                                                               \
-		int waited_ = 0;                                           \
-		while (!(cond) && waited_ < 2000) {                        \
-			poll(NULL, 0, 5);                                  \
-			waited_++;                                         \
-		}                                                          \
-		CHECK(cond);                                               \
-	} while (0)
-
 static inline int pending_has(int sig)
 {
 	sigset_t p;

@@ -11,7 +11,7 @@ int main(void)
 	sigset_t set = set_of(SIGUSR2);
 	sigaddset(&set, SIGRTMIN + 1);
 	block_only(&set);
-	int fd = sigfd(&set, 0);
+	int fd = sigfd(&set, test_mode());
 	CHECK(fd >= 0);
 	union sigval v;
 	struct sigfd_siginfo r;

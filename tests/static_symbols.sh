@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Only the public API is global in libsigfd.a and exported by libsigfd.so:
-# a program with its own share_state, share_serve, ... (the library's
+# a program with its own share_lock, share_serve, ... (the library's
 # internal names) links statically beside the library, and both work.
 set -eu
 tmp=$(mktemp -d)
@@ -19,7 +19,7 @@ got=$(nm -D --defined-only "$BUILD/lib/libsigfd.so" | awk 'NF == 3 && $3 != "_in
 
 # Every internal name the library has, defined again by the program.
 internal=$(nm "$BUILD/lib/libsigfd.a" | awk '$2 ~ /^[tdbr]$/ && $3 ~ /^(share_|sigfd_)[A-Za-z0-9_]*$/ { print $3 }' | sort -u)
-for name in share_state share_serve share_stop share_reap share_update_mask; do
+for name in share_lock share_serve share_update share_ctx_open share_ctx_deliver; do
 	echo "$internal" | grep -qx "$name" || { echo "$name is no longer in the library: update this test"; exit 1; }
 done
 {

@@ -9,8 +9,8 @@ int main(void)
 	sigset_t set = set_of(SIGUSR1);
 	sigaddset(&set, SIGRTMIN);
 	block_only(&set);
-	int a = sigfd(&set, SIGFD_NONBLOCK);
-	int b = sigfd(&set, SIGFD_NONBLOCK);
+	int a = sigfd(&set, SIGFD_NONBLOCK | test_mode());
+	int b = sigfd(&set, SIGFD_NONBLOCK | test_mode());
 	CHECK(a >= 0 && b >= 0 && a != b);
 	struct sigfd_siginfo r[4];
 

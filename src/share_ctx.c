@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/* The user-space share mode's state machine: each share fd is the read end
+ * of a pipe whose write end the creator keeps. The kernel keeps the state
+ * exactly: FIONREAD is the number of unread bytes, a write of at most
+ * PIPE_BUF bytes is atomic, poll() says whether a page is free. From these
+ * this file decides where a signal goes, whether it coalesces into a record
+ * still unread, and how many can be taken. See docs/design.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "share_ctx.h"
+
+#define RECORD sizeof(struct sigfd_siginfo)
+/* The kernel's first real-time signal: below it a pending signal coalesces. */
+#define KERNEL_SIGRTMIN 32
+
+_Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
+	       "a batch must be one atomic pipe write");
+
+struct share {
+	struct share *next;
+	int writer;       /* write end of the pipe: O_NONBLOCK, close-on-exec */
+	dev_t dev;        /* identity of the pipe, for setmask */
+	ino_t ino;
+	sigbits mask;
+	unsigned room;    /* records that surely fit now; 0: wait for a free page */
+	uint64_t written; /* records written so far */
+	uint64_t read;    /* records the reader has surely begun, from FIONREAD */
+	/* 1 + the number of the newest record of each standard signal, or 0. */
+	uint64_t last[KERNEL_SIGRTMIN];
+};
+
+static struct share *live;    /* our share fds, in creation order */
+static struct share *dead;    /* removed by the thread, freed by share_ctx_reap() */
+static struct share *foreign; /* the share fds of the process we were forked from */
+
+sigbits share_bits(const sigset_t *mask)
+{
+	sigbits bits = 0;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(mask, sig) == 1)
+			bits |= SIGBIT(sig);
+	return bits;
+}
+
+void share_set_of(sigset_t *set, sigbits bits)
+{
+	sigemptyset(set);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (bits & SIGBIT(sig))
+			sigaddset(set, sig);
+}
+
+int share_ctx_open(sigbits mask, unsigned long flags, int ep)
+{
+	struct share *s = calloc(1, sizeof *s), **tail;
+	int pipefd[2], err;
+	struct stat st;
+	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
+
+	if (!s)
+		return -1;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(s);
+		return -1;
+	}
+	s->writer = pipefd[1];
+	s->mask = mask;
+	s->room = SHARE_BATCH; /* an empty pipe has a free page */
+	ev.data.ptr = s;
+	if (fstat(pipefd[0], &st) < 0 || fcntl(s->writer, F_SETFL, O_NONBLOCK) < 0 ||
+	    ((flags & SIGFD_NONBLOCK) && fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) ||
+	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0) ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+		err = errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		free(s);
+		errno = err;
+		return -1;
+	}
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	for (tail = &live; *tail; tail = &(*tail)->next)
+		;
+	*tail = s;
+	return pipefd[0];
+}
+
+int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask)
+{
+	for (struct share *s = live; s; s = s->next)
+		if (s->dev == dev && s->ino == ino) {
+			s->mask = mask;
+			return 0;
+		}
+	for (struct share *s = foreign; s; s = s->next)
+		if (s->dev == dev && s->ino == ino) {
+			errno = EPERM;
+			return -1;
+		}
+	return 1;
+}
+
+sigbits share_ctx_wanted(void)
+{
+	sigbits want = 0;
+
+	for (struct share *s = live; s; s = s->next)
+		if (s->room)
+			want |= s->mask;
+	return want;
+}
+
+unsigned share_ctx_batch(void)
+{
+	unsigned batch = 0;
+
+	for (struct share *s = live; s; s = s->next)
+		if (s->room && (batch == 0 || s->room < batch))
+			batch = s->room;
+	return batch;
+}
+
+static void remove_share(struct share *gone, int ep)
+{
+	for (struct share **p = &live; *p; p = &(*p)->next)
+		if (*p == gone) {
+			*p = gone->next;
+			/* Out of the epoll set before the fd goes: a process forked
+			 * without fork handlers may still hold the file. */
+			epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
+			close(gone->writer);
+			gone->next = dead;
+			dead = gone;
+			return;
+		}
+}
+
+/* A free pipe page holds a whole batch; otherwise the pipe wakes its writer
+ * (EPOLLOUT) when the reader frees one. The event alone may be stale, so ask. */
+static void refresh_room(struct share *s, int ep)
+{
+	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
+
+	if (poll(&p, 1, 0) < 0)
+		return; /* keep the old guess: the next event asks again */
+	if (p.revents & POLLERR)
+		remove_share(s, ep);
+	else
+		s->room = (p.revents & POLLOUT) ? SHARE_BATCH : 0;
+}
+
+void share_ctx_writer_event(void *share, uint32_t events, int ep)
+{
+	struct share *s = share;
+
+	if (events & (EPOLLERR | EPOLLHUP))
+		remove_share(s, ep); /* the last reader is gone */
+	else
+		refresh_room(s, ep);
+}
+
+/* Has the reader begun record number k of s? Asked of the kernel only when
+ * what we last learned does not already say so. */
+static bool begun(struct share *s, uint64_t k)
+{
+	int unread;
+
+	if (k < s->read)
+		return true;
+	if (k >= s->written || ioctl(s->writer, FIONREAD, &unread) < 0)
+		return false;
+	s->read = s->written - (uint64_t)unread / RECORD;
+	return k < s->read;
+}
+
+/* A standard signal coalesces while a record of it is unread anywhere, as a
+ * pending signal does in the kernel; so does a second instance taken in the
+ * same batch. */
+static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share *const *dest)
+{
+	unsigned sig = recs[i].ssi_signo;
+
+	if (sig >= KERNEL_SIGRTMIN)
+		return false;
+	for (unsigned j = 0; j < i; j++)
+		if (dest[j] && recs[j].ssi_signo == sig)
+			return true;
+	for (struct share *s = live; s; s = s->next)
+		if (s->last[sig] && !begun(s, s->last[sig] - 1))
+			return true;
+	return false;
+}
+
+/* A write into a pipe with no reader raises SIGPIPE at the writing thread,
+ * which blocks it: take it at once, so that it never becomes a record nor
+ * stays pending. A thread-directed signal is taken before a process one. */
+static void drop_own_sigpipe(void)
+{
+	sigset_t pipe_only;
+	struct timespec now = { 0, 0 };
+
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigtimedwait(&pipe_only, NULL, &now);
+}
+
+/* Write the records routed to s in one atomic write; on failure they go back. */
+static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, unsigned n,
+			     struct share *const *dest, int ep)
+{
+	struct iovec iov[SHARE_BATCH];
+	unsigned count = 0;
+	uint32_t mine = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (dest[i] == s) {
+			iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
+			mine |= (uint32_t)1 << i;
+		}
+	if (writev(s->writer, iov, (int)count) < 0) {
+		if (errno == EPIPE) {
+			drop_own_sigpipe();
+			remove_share(s, ep);
+		} else {
+			s->room = 0; /* EAGAIN: the pipe is fuller than we knew */
+			refresh_room(s, ep);
+		}
+		return mine;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (dest[i] == s) {
+			if (recs[i].ssi_signo < KERNEL_SIGRTMIN)
+				s->last[recs[i].ssi_signo] = s->written + 1;
+			s->written++;
+		}
+	if (s->room == 0)
+		refresh_room(s, ep);
+	return 0;
+}
+
+uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
+{
+	struct share *dest[SHARE_BATCH];
+	uint32_t back = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		sigbits bit = SIGBIT(recs[i].ssi_signo);
+		struct share *s;
+
+		dest[i] = NULL;
+		if (coalesces(recs, i, dest))
+			continue;
+		for (s = live; s && !((s->mask & bit) && s->room); s = s->next)
+			;
+		if (!s) {
+			back |= (uint32_t)1 << i;
+			continue;
+		}
+		s->room--;
+		dest[i] = s;
+	}
+	/* Each share fd gets its records in one write, in the order taken. */
+	for (unsigned i = 0; i < n; i++) {
+		struct share *s = dest[i];
+
+		if (!s)
+			continue;
+		back |= write_routed(s, recs, n, dest, ep);
+		for (unsigned j = i; j < n; j++)
+			if (dest[j] == s)
+				dest[j] = NULL;
+	}
+	return back;
+}
+
+bool share_ctx_empty(void)
+{
+	return live == NULL;
+}
+
+static void free_list(struct share **list)
+{
+	while (*list) {
+		struct share *next = (*list)->next;
+		free(*list);
+		*list = next;
+	}
+}
+
+void share_ctx_reap(void)
+{
+	free_list(&dead);
+}
+
+void share_ctx_forget(void)
+{
+	free_list(&dead);
+	free_list(&foreign);
+	for (struct share *s = live; s; s = s->next)
+		close(s->writer);
+	foreign = live;
+	live = NULL;
+}

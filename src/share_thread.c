@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: MIT */
+/* Share mode in user space, the forwarding thread and its lifecycle. One
+ * thread per creating process, every signal blocked, takes the creator's
+ * process-directed signals from a signalfd of its own, only while the lock
+ * is held, and hands them to share_ctx.c. See docs/design.md.
+ *
+ * - The state belongs to the process whose pid it records; a process that
+ *   finds another pid there was forked without fork handlers and drops it.
+ * - fork() is the lock and nothing more: the child closes its copies of the
+ *   writers and of the thread's fds and starts with no share fds.
+ * - exit() lets the thread write what is pending, then the writers close
+ *   with the process.
+ * - The thread ends when the last share fd is gone, or when it is the last
+ *   thread of a process whose main thread called pthread_exit(). It is
+ *   joined under the lock, after its last use of it, by the next start or
+ *   at exit (a process with no thread left forks more simply, and musl
+ *   needs that to fork in a later destructor).
+ * - The thread never calls the allocator: its first call would give it a
+ *   malloc arena of its own (64 MiB of address space). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "share_ctx.h"
+#include "share_thread.h"
+
+/* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
+#define FORWARD_STACK (256 * 1024)
+#define FORWARD_EVENTS 16
+/* How often a thread left alone with a departed main thread looks again. */
+#define ALONE_POLL_MS 20
+
+static struct {
+	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
+	pthread_cond_t ended; /* the thread has stopped (running went false) */
+	bool running;         /* a thread serves the share fds */
+	bool exiting;         /* exit(): take what is pending, then stop */
+	bool leader_gone;     /* the main thread called pthread_exit() */
+	bool joinable;        /* thread is a thread of this process not joined yet */
+	unsigned generation;  /* threads started so far */
+	pthread_t thread;
+	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
+	sigbits taking;       /* the mask sfd has */
+} fwd = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.ended = PTHREAD_COND_INITIALIZER,
+	.sfd = -1,
+	.ep = -1,
+	.wake = -1,
+};
+
+/* The process the state belongs to: 0 before first use, -pid while a
+ * process is taking over state it inherited. */
+static _Atomic pid_t owner;
+static pthread_key_t leader_key;
+
+static pid_t own_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+static void close_thread_fds(void)
+{
+	if (fwd.sfd >= 0)
+		close(fwd.sfd);
+	if (fwd.ep >= 0)
+		close(fwd.ep);
+	if (fwd.wake >= 0)
+		close(fwd.wake);
+	fwd.sfd = fwd.ep = fwd.wake = -1;
+	fwd.taking = 0;
+}
+
+/* In a new process: no thread runs here, the writers are the parent's. */
+static void start_over(void)
+{
+	close_thread_fds();
+	share_ctx_forget();
+	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = false;
+	if (own_tid() == getpid())
+		pthread_setspecific(leader_key, &fwd);
+	atomic_store(&owner, getpid());
+}
+
+/* Forked without fork handlers (_Fork, raw clone, syscall(SYS_fork)): the
+ * lock may be held by a thread that does not exist here. One caller takes
+ * the state over; any other waits for it. */
+static void claim_state(void)
+{
+	pid_t me = getpid(), was = atomic_load(&owner);
+
+	if (was == me)
+		return;
+	if (was != -me && atomic_compare_exchange_strong(&owner, &was, -me)) {
+		pthread_mutex_init(&fwd.lock, NULL);
+		pthread_cond_init(&fwd.ended, NULL);
+		start_over();
+		return;
+	}
+	while (atomic_load(&owner) != me)
+		sched_yield();
+}
+
+void share_lock(struct share_call *call)
+{
+	call->saved_errno = errno;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &call->cancel_state);
+	claim_state();
+	pthread_mutex_lock(&fwd.lock);
+}
+
+void share_unlock(struct share_call *call, int ok)
+{
+	pthread_mutex_unlock(&fwd.lock);
+	pthread_setcancelstate(call->cancel_state, NULL);
+	if (ok)
+		errno = call->saved_errno;
+}
+
+int share_update(void)
+{
+	sigbits want = share_ctx_wanted();
+	sigset_t set;
+
+	if (!fwd.running || want == fwd.taking)
+		return 0;
+	share_set_of(&set, want);
+	if (signalfd(fwd.sfd, &set, 0) < 0)
+		return -1;
+	fwd.taking = want;
+	return 0;
+}
+
+/* Put a signal taken but not delivered back in the process's queue, with
+ * every field the kernel gave it. Queued to our own thread id, which the
+ * kernel requires for si_code >= 0 (kill(), SIGCHLD); it then goes to the
+ * whole process. */
+static void requeue(const struct sigfd_siginfo *r)
+{
+	siginfo_t si;
+	int sig = (int)r->ssi_signo, code = r->ssi_code;
+
+	memset(&si, 0, sizeof si);
+	si.si_signo = sig;
+	si.si_errno = r->ssi_errno;
+	si.si_code = code;
+	if (code == SI_TIMER) {
+		si.si_timerid = (int)r->ssi_tid;
+		si.si_overrun = (int)r->ssi_overrun;
+		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
+	} else if (code == SI_SIGIO || (sig == SIGIO && code > 0 && code < SI_KERNEL)) {
+		si.si_band = r->ssi_band;
+		si.si_fd = r->ssi_fd;
+	} else {
+		si.si_pid = (pid_t)r->ssi_pid;
+		si.si_uid = (uid_t)r->ssi_uid;
+		if (sig == SIGCHLD && code > 0 && code < SI_KERNEL) {
+			si.si_status = r->ssi_status;
+			si.si_utime = (clock_t)r->ssi_utime;
+			si.si_stime = (clock_t)r->ssi_stime;
+		} else if (code < 0) {
+			si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
+		}
+	}
+	syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si);
+}
+
+/* Take what the share fds have room for and deliver it; what found no
+ * share fd goes back. Returns false when nothing more was taken. */
+static bool take_batch(void)
+{
+	struct sigfd_siginfo recs[SHARE_BATCH];
+	unsigned batch = share_ctx_batch();
+	uint32_t back;
+	ssize_t got;
+	unsigned n;
+
+	if (batch == 0)
+		return false;
+	got = read(fwd.sfd, recs, batch * sizeof recs[0]);
+	if (got <= 0)
+		return false;
+	n = (unsigned)((size_t)got / sizeof recs[0]);
+	back = share_ctx_deliver(recs, n, fwd.ep);
+	for (unsigned i = 0; i < n; i++)
+		if (back & ((uint32_t)1 << i))
+			requeue(&recs[i]);
+	share_update();
+	return back != (n == 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1); /* false: none went anywhere */
+}
+
+/* Does any other thread of the process still live? Read from /proc, with no
+ * allocation; without /proc the answer is yes. */
+static bool thread_lives(int task_dir, const char *tid)
+{
+	char path[64], stat[256], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/stat", tid);
+	fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false; /* it has just gone */
+	n = read(fd, stat, sizeof stat - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	stat[n] = 0;
+	end = strrchr(stat, ')'); /* the state follows the command name */
+	return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+}
+
+static bool alone(void)
+{
+	char buf[2048];
+	long n;
+	bool others = false;
+	pid_t me = own_tid();
+	int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0)
+		return false;
+	while (!others && (n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n && !others;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+
+			off += d->reclen;
+			if (d->name[0] != '.' && atoi(d->name) != me)
+				others = thread_lives(dir, d->name);
+		}
+	close(dir);
+	return n == 0 && !others;
+}
+
+static void *forward(void *unused)
+{
+	struct epoll_event ev[FORWARD_EVENTS];
+
+	(void)unused;
+	pthread_mutex_lock(&fwd.lock);
+	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
+		int ep = fwd.ep, timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+		bool signals = false;
+
+		pthread_mutex_unlock(&fwd.lock);
+		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
+		pthread_mutex_lock(&fwd.lock);
+		for (int i = 0; i < n; i++) {
+			uint64_t count;
+
+			if (ev[i].data.ptr == &fwd.sfd)
+				signals = true;
+			else if (ev[i].data.ptr == &fwd.wake)
+				(void)!read(fwd.wake, &count, sizeof count);
+			else
+				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
+		}
+		/* Before taking: a share fd just gone takes nothing more. */
+		share_update();
+		if (fwd.exiting)
+			break;
+		if (signals)
+			take_batch();
+	}
+	/* At exit, and when the process ends because we are its last thread,
+	 * what is pending for the share fds is written first. */
+	if (fwd.exiting || !share_ctx_empty())
+		while (take_batch())
+			;
+	close_thread_fds();
+	fwd.running = false;
+	pthread_cond_broadcast(&fwd.ended);
+	pthread_mutex_unlock(&fwd.lock);
+	return NULL;
+}
+
+/* Under the lock: a thread that has stopped no longer takes the lock, so
+ * it can be joined here, and only here. */
+static void join_ended(void)
+{
+	if (fwd.joinable && !fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
+		pthread_join(fwd.thread, NULL);
+		fwd.joinable = false;
+	}
+}
+
+static int watch(int fd, void *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	return epoll_ctl(fwd.ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int share_serve(void)
+{
+	pthread_attr_t attr;
+	sigset_t none, all, old;
+	int err;
+
+	if (fwd.running)
+		return fwd.ep;
+	join_ended();
+	sigemptyset(&none);
+	fwd.sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
+	fwd.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	fwd.ep = epoll_create1(EPOLL_CLOEXEC);
+	if (fwd.sfd < 0 || fwd.wake < 0 || fwd.ep < 0 || watch(fwd.sfd, &fwd.sfd) < 0 ||
+	    watch(fwd.wake, &fwd.wake) < 0) {
+		err = errno;
+		goto fail;
+	}
+	/* The thread blocks every signal, so it never runs a handler and
+	 * takes signals only through its signalfd. Ours is restored at once. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_attr_init(&attr);
+	if (err == 0) {
+		pthread_attr_setstacksize(&attr, FORWARD_STACK);
+		err = pthread_create(&fwd.thread, &attr, forward, NULL);
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err == 0) {
+		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
+		fwd.running = fwd.joinable = true;
+		fwd.exiting = false;
+		fwd.generation++;
+		return fwd.ep;
+	}
+fail:
+	close_thread_fds();
+	errno = err;
+	return -1;
+}
+
+static void wake_thread(void)
+{
+	uint64_t one = 1;
+
+	(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
+}
+
+/* fork(): the prepare handler takes the lock, so the thread is between
+ * batches; the parent's handler gives it back. */
+static void before_fork(void)
+{
+	claim_state();
+	pthread_mutex_lock(&fwd.lock);
+}
+
+static void after_fork_in_parent(void)
+{
+	pthread_mutex_unlock(&fwd.lock);
+}
+
+static void after_fork_in_child(void)
+{
+	int cancel_state;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	pthread_cond_init(&fwd.ended, NULL);
+	start_over();
+	pthread_mutex_unlock(&fwd.lock);
+	pthread_setcancelstate(cancel_state, NULL);
+}
+
+/* pthread_exit() in the main thread: if the thread is all that is left, it
+ * must end, as the process would without it. */
+static void leader_exits(void *unused)
+{
+	struct share_call call;
+
+	(void)unused;
+	share_lock(&call);
+	fwd.leader_gone = true;
+	if (fwd.running)
+		wake_thread();
+	share_unlock(&call, 1);
+}
+
+__attribute__((constructor)) static void share_init(void)
+{
+	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+	if (pthread_key_create(&leader_key, leader_exits) == 0 && own_tid() == getpid())
+		pthread_setspecific(leader_key, &fwd);
+}
+
+/* exit(): the thread writes the records of what is pending before the
+ * writers close with the process; the lock is left free for any later
+ * destructor or fork(). Nothing of ours runs in a process that only
+ * inherited the state. */
+__attribute__((destructor)) static void share_at_exit(void)
+{
+	struct share_call call;
+
+	if (atomic_load(&owner) != getpid())
+		return;
+	share_lock(&call);
+	if (fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
+		/* Another thread of ours may start a new one meanwhile: that one
+		 * is not waited for. */
+		unsigned generation = fwd.generation;
+
+		fwd.exiting = true;
+		wake_thread();
+		while (fwd.running && fwd.generation == generation)
+			pthread_cond_wait(&fwd.ended, &fwd.lock);
+	}
+	join_ended();
+	share_ctx_reap();
+	share_unlock(&call, 1);
+}

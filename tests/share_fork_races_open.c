@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* fork() in one thread while another opens, changes and closes share fds:
+ * no hang (the runner's time limit), and no child ever holds the write end
+ * of a pipe of ours: a write end in a child would keep the parent's readers
+ * from seeing end of file. The children's own share fds work. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "share_util.h"
+
+#define FORKS 300
+
+static atomic_bool stop;
+
+static void *churn(void *unused)
+{
+	sigset_t usr1 = set_of(SIGUSR1), usr2 = set_of(SIGUSR2);
+
+	(void)unused;
+	while (!atomic_load(&stop)) {
+		int fd = sigfd(&usr1, SIGFD_SHARE | SIGFD_CLOEXEC);
+		CHECK(fd >= 0);
+		CHECK(sigfd_setmask(fd, &usr2) == 0);
+		CHECK(close(fd) == 0);
+	}
+	return NULL;
+}
+
+/* Any fd open for writing on a pipe, but those we started with: the test
+ * itself makes none. */
+static int pipe_writers(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		struct stat st;
+		int fl = leak_check_open[fd] ? -1 : fcntl(fd, F_GETFL);
+		if (fl >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && (fl & O_ACCMODE) == O_WRONLY) {
+			fprintf(stderr, "fd %d: a pipe's write end (inode %lu)\n", fd, (unsigned long)st.st_ino);
+			n++;
+		}
+	}
+	return n;
+}
+
+int main(void)
+{
+	sigset_t both = set_of(SIGUSR1);
+	pthread_t t[2];
+
+	sigaddset(&both, SIGUSR2);
+	block_only(&both);
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_create(&t[i], NULL, churn, NULL) == 0);
+	for (int i = 0; i < FORKS; i++) {
+		pid_t child = fork();
+		CHECK(child >= 0);
+		if (child == 0) {
+			CHECK(pipe_writers() == 0);
+			/* now and then, a share fd of its own (not under TSan: see check.h) */
+			if (i % 10 == 0 && !UNDER_TSAN) {
+				int own = sigfd(&both, SIGFD_SHARE);
+				CHECK(own >= 0);
+				CHECK(kill(getpid(), SIGUSR2) == 0);
+				CHECK(read_one(own).ssi_signo == SIGUSR2);
+				exit(0); /* through the library's exit code */
+			}
+			_exit(0);
+		}
+		reap_ok(child);
+	}
+	atomic_store(&stop, true);
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
+	return 0;
+}
