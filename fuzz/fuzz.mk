@@ -54,3 +54,8 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 	@mkdir -p $(FUZZ_B)/corpus
 	cd $(FUZZ_B) && ./args_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 	    -print_final_stats=1 -artifact_prefix=./ corpus ../../fuzz/corpus/args
+
+# tests/fault_inject: the library's calls that can fail go through wrappers
+# of the test's own (-Wl,--wrap), so any one of them can be made to fail.
+FAULT_WRAPPED := pipe2 signalfd eventfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat
+$(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
