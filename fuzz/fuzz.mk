@@ -59,3 +59,18 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 # of the test's own (-Wl,--wrap), so any one of them can be made to fail.
 FAULT_WRAPPED := pipe2 signalfd eventfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat
 $(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
+
+# The model-based differential test (fuzz/model_diff.c), a program of the
+# build like any other (tests/model_diff.sh runs it briefly in make check).
+# make fuzz-check runs FUZZ_SEQUENCES sequences from FUZZ_FIRST; a long run:
+#   build/cc/fuzz/model_diff --first 1 --seeds 1000000 --seconds 3600
+FUZZ_SEQUENCES ?= 1000
+FUZZ_FIRST     ?= 1
+$(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
+all: $(B)/fuzz/model_diff
+.PHONY: fuzz-model
+fuzz-model: $(B)/fuzz/model_diff
+	$(B)/fuzz/model_diff --first $(FUZZ_FIRST) --seeds $(FUZZ_SEQUENCES) --ops 150
+
+# The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
+fuzz-check: fuzz-args fuzz-model
