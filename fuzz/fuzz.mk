@@ -74,3 +74,9 @@ fuzz-model: $(B)/fuzz/model_diff
 
 # The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
 fuzz-check: fuzz-args fuzz-model
+
+# make soak MINUTES=N (fuzz/soak.sh); under TSan: make soak SANITIZE=thread
+# MINUTES=1 TSAN_OPTIONS=die_after_fork=0 (its children start threads).
+.PHONY: soak
+soak: all
+	@BUILD=$(B) MINUTES=$(or $(MINUTES),1) WRAP= sh fuzz/soak.sh
