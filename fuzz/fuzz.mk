@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+# The reliability campaign (docs/testing.md), included by the top Makefile.
+#   make coverage        the suite under gcov, in build/coverage; line and
+#                        branch report of src/ (gcovr) in build/coverage/report
+#   make fuzz-check      libFuzzer on the tools' parsers, a fixed budget
+#   make soak MINUTES=N  the share-mode stress for N minutes, with a tally
+.PHONY: coverage coverage-report
+
+COV_B := build/coverage
+# The guest tier runs static programs of its own, not instrumented: KVER=none
+# makes it report SKIPPED here instead of booting QEMU for nothing. Coverage
+# measures; make check judges: the runs that link the library outside this
+# build's flags (install, readme_example) or list its exported symbols
+# (static_symbols) fail here on gcov's own symbols, and are named, not fatal.
+COV_ARTIFACTS := install readme_example static_symbols
+coverage:
+	@mkdir -p $(COV_B)
+	@find $(COV_B) -name '*.gcda' -delete
+	@env KVER=none $(MAKE) --no-print-directory check B=$(COV_B) CC=gcc \
+	    CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage SIGFD_NO_INSTALL=1 \
+	    > $(COV_B)/suite.log 2>&1 || true
+	@grep -E '^(FAIL|[0-9]+ passed)' $(COV_B)/suite.log || true
+	@$(MAKE) --no-print-directory coverage-report
+	@failed=$$(sed -n 's/^failed://p' $(COV_B)/suite.log); bad=; \
+	for t in $$failed; do case " $(COV_ARTIFACTS) " in *" $$t "*) ;; *) bad="$$bad $$t" ;; esac; done; \
+	[ -z "$$bad" ] || { echo "coverage: the suite failed:$$bad (see $(COV_B)/suite.log)"; exit 1; }
+
+coverage-report:
+	@mkdir -p $(COV_B)/report
+	gcovr -r . -f 'src/' --exclude-unreachable-branches \
+	    --html-details $(COV_B)/report/index.html \
+	    --txt $(COV_B)/report/coverage.txt $(COV_B)/obj/src
+	gcovr -r . -f 'src/' --branches --txt $(COV_B)/report/branches.txt $(COV_B)/obj/src
+	@cat $(COV_B)/report/coverage.txt
+	@tail -n 3 $(COV_B)/report/branches.txt
+
+# libFuzzer needs clang (Debian's clang ships it). The parsers are built
+# again with ASan and UBSan, apart from the suite's objects.
+FUZZ_CC      ?= clang
+FUZZ_B       := build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -Iinclude \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -DSIGFD_TOOLS_VERSION='"$(VERSION)"'
+.PHONY: fuzz-build fuzz-check fuzz-args
+$(FUZZ_B)/args_fuzz: fuzz/args_fuzz.c tools/args.c tools/signame.c tools/args.h tools/signame.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/args_fuzz.c tools/args.c tools/signame.c
+fuzz-build: $(FUZZ_B)/args_fuzz
+
+# New inputs go to build/fuzz/corpus, never into the source tree; a crash
+# is written to build/fuzz/ and replayed with: build/fuzz/args_fuzz FILE
+fuzz-args: $(FUZZ_B)/args_fuzz
+	@mkdir -p $(FUZZ_B)/corpus
+	cd $(FUZZ_B) && ./args_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+	    -print_final_stats=1 -artifact_prefix=./ corpus ../../fuzz/corpus/args
+
+# tests/fault_inject: the library's calls that can fail go through wrappers
+# of the test's own (-Wl,--wrap), so any one of them can be made to fail.
+FAULT_WRAPPED := pipe2 signalfd eventfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat
+$(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
+
+# The model-based differential test (fuzz/model_diff.c), a program of the
+# build like any other (tests/model_diff.sh runs it briefly in make check).
+# make fuzz-check runs FUZZ_SEQUENCES sequences from FUZZ_FIRST; a long run:
+#   build/cc/fuzz/model_diff --first 1 --seeds 1000000 --seconds 3600
+FUZZ_SEQUENCES ?= 1000
+FUZZ_FIRST     ?= 1
+$(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
+all: $(B)/fuzz/model_diff
+.PHONY: fuzz-model
+fuzz-model: $(B)/fuzz/model_diff
+	$(B)/fuzz/model_diff --first $(FUZZ_FIRST) --seeds $(FUZZ_SEQUENCES) --ops 150
+
+# The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
+fuzz-check: fuzz-args fuzz-model
+
+# make soak MINUTES=N (fuzz/soak.sh); under TSan: make soak SANITIZE=thread
+# MINUTES=1 TSAN_OPTIONS=die_after_fork=0 (its children start threads).
+.PHONY: soak
+soak: all
+	@BUILD=$(B) MINUTES=$(or $(MINUTES),1) WRAP= sh fuzz/soak.sh

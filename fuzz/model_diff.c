@@ -1,0 +1,650 @@
+/* SPDX-License-Identifier: MIT */
+/* Model-based differential testing (docs/testing.md). A seeded generator
+ * makes a random sequence of operations: signals of every kind (standard
+ * and real-time, kill, sigqueue with a value, raise, tgkill, from this
+ * process or another one, SIGCHLD from children exiting with random
+ * statuses), reads with random buffer sizes, polls, mask changes, closing
+ * and opening the descriptor, fork with the child reading, and at the end
+ * exit or exec of the creator while a child still reads.
+ *   local mode: the sequence runs twice, once on sigfd() and once on a raw
+ *   signalfd(2), the oracle; the two traces must be the same.
+ *   share mode: the sequence runs on a share fd (the user-space backend)
+ *   and every read is checked against a reference model of sigfd(3): every
+ *   signal in the mask arrives exactly once; a standard signal coalesces
+ *   while a record of it is unread; real-time instances keep their order
+ *   and value; signals outside the mask stay pending and arrive when the
+ *   mask takes them, lowest number first; records unread when the fd is
+ *   closed are gone; a forked child reads the parent's records, never its
+ *   own signals; after the creator exits or execs, a reader gets the
+ *   records left, then end of file.
+ * Each sequence runs in a process of its own. On failure the seed is
+ * printed with the command that replays it:
+ *   model_diff --seed N --mode MODE -v
+ * Budget: --seeds COUNT (from --first), or --seconds S, whichever ends first. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "../tests/share_util.h"
+
+#define MAX_OPS 400
+#define MAX_QUEUE 512
+/* Unread records kept below what a share fd surely holds at once. */
+#define MAX_UNREAD 40
+#define RECORD ((ssize_t)sizeof(struct sigfd_siginfo))
+
+static uint64_t rng;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static int verbose;
+static uint64_t seed;
+static const char *mode;
+static char *self_exe;
+
+#define NSIGS 10
+static int sigs[NSIGS];
+static sigset_t universe;
+
+/* --- the reference model of one share fd and the creator's kernel queue --- */
+struct rec {
+	int signo, code, value, status;
+	pid_t pid;
+};
+static struct rec fdq[MAX_QUEUE]; /* records in the share fd, unread, in order */
+static int fdq_n;
+static struct rec kq[MAX_QUEUE]; /* pending in the kernel, not in the mask */
+static int kq_n;
+static sigset_t model_mask;
+static bool fd_open;
+
+static bool is_rt(int sig)
+{
+	return sig >= SIGRTMIN;
+}
+
+static void fd_push(struct rec r)
+{
+	if (!is_rt(r.signo))
+		for (int i = 0; i < fdq_n; i++)
+			if (fdq[i].signo == r.signo)
+				return; /* coalesces into the unread record */
+	CHECK(fdq_n < MAX_QUEUE);
+	fdq[fdq_n++] = r;
+}
+
+static void kq_push(struct rec r)
+{
+	if (!is_rt(r.signo))
+		for (int i = 0; i < kq_n; i++)
+			if (kq[i].signo == r.signo)
+				return; /* pending once */
+	CHECK(kq_n < MAX_QUEUE);
+	kq[kq_n++] = r;
+}
+
+/* The mask now takes what the kernel holds: lowest number first, each
+ * signal's instances in order, as the kernel dequeues them. */
+static void model_take_pending(void)
+{
+	if (!fd_open)
+		return;
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sigismember(&model_mask, sig) != 1)
+			continue;
+		int w = 0;
+		for (int i = 0; i < kq_n; i++)
+			if (kq[i].signo == sig)
+				fd_push(kq[i]);
+			else
+				kq[w++] = kq[i];
+		kq_n = w;
+	}
+}
+
+static void model_signal(struct rec r)
+{
+	if (fd_open && sigismember(&model_mask, r.signo) == 1)
+		fd_push(r);
+	else
+		kq_push(r);
+}
+
+/* --- the run --- */
+static bool share;   /* this run uses a share fd and checks the model */
+static bool oracle;  /* local mode's second run: raw signalfd */
+static FILE *trace;  /* local mode: what happened, to compare */
+static int fd = -1;
+static int op_no;
+
+#define FAIL(...)                                                                        \
+	do {                                                                             \
+		fprintf(stderr, "model_diff: seed %llu, %s mode, op %d: ",              \
+			(unsigned long long)seed, mode, op_no);                          \
+		fprintf(stderr, __VA_ARGS__);                                            \
+		fputc('\n', stderr);                                                     \
+		exit(1);                                                                 \
+	} while (0)
+
+#define SAY(...)                                                 \
+	do {                                                     \
+		if (verbose) {                                   \
+			fprintf(stderr, "[%d] ", op_no);         \
+			fprintf(stderr, __VA_ARGS__);            \
+			fputc('\n', stderr);                     \
+		}                                                \
+	} while (0)
+
+static void tr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tr(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!trace)
+		return;
+	va_start(ap, fmt);
+	vfprintf(trace, fmt, ap);
+	va_end(ap);
+	fputc('\n', trace);
+}
+
+static int open_fd(const sigset_t *mask)
+{
+	if (share)
+		return sigfd(mask, SIGFD_SHARE | SIGFD_NONBLOCK);
+	if (oracle)
+		return signalfd(-1, mask, SFD_NONBLOCK);
+	return sigfd(mask, SIGFD_NONBLOCK);
+}
+
+static int set_mask(const sigset_t *mask)
+{
+	return oracle ? (signalfd(fd, mask, 0) < 0 ? -1 : 0) : sigfd_setmask(fd, mask);
+}
+
+/* Share mode: every signal of the mask sent so far has been taken, and
+ * written: the thread takes and writes under the share lock, so a call that
+ * takes the lock (sigfd_setmask() of a pipe, EINVAL) returns after the
+ * write. settle() alone returns once the signal left the kernel's queue,
+ * which can be before its record is readable. */
+static int lock_probe[2] = { -1, -1 };
+
+static void settle_now(void)
+{
+	sigset_t none;
+
+	if (!share || !fd_open)
+		return;
+	settle(fd, &model_mask);
+	if (lock_probe[0] < 0)
+		CHECK(pipe(lock_probe) == 0);
+	sigemptyset(&none);
+	CHECK(sigfd_setmask(lock_probe[0], &none) == -1 && errno == EINVAL);
+}
+
+static void random_mask(sigset_t *m)
+{
+	sigemptyset(m);
+	for (int i = 0; i < NSIGS; i++)
+		if (rnd(3))
+			sigaddset(m, sigs[i]);
+}
+
+static void check_record(const struct sigfd_siginfo *got, const struct rec *want)
+{
+	if ((int)got->ssi_signo != want->signo || got->ssi_code != want->code ||
+	    (pid_t)got->ssi_pid != want->pid ||
+	    (want->code == SI_QUEUE && got->ssi_int != want->value) ||
+	    (want->signo == SIGCHLD && got->ssi_status != want->status))
+		FAIL("read signal %u code %d pid %u int %d status %d; the model wants signal %d "
+		     "code %d pid %d int %d status %d",
+		     got->ssi_signo, got->ssi_code, got->ssi_pid, got->ssi_int, got->ssi_status,
+		     want->signo, want->code, (int)want->pid, want->value, want->status);
+}
+
+/* Read with a buffer of the given size; check or trace what came. */
+static void do_read(size_t size)
+{
+	struct sigfd_siginfo buf[8];
+	ssize_t n = read(fd, buf, size);
+	int err = errno;
+
+	SAY("read %zu bytes: %zd", size, n);
+	if (!share) {
+		tr("read %zu -> %zd %s", size, n, n < 0 ? strerror(err) : "");
+		for (ssize_t i = 0; n > 0 && i < n / RECORD; i++)
+			tr("  rec %u code %d %s int %d status %d", buf[i].ssi_signo, buf[i].ssi_code,
+			   (pid_t)buf[i].ssi_pid == getpid() ? "self" : "other", buf[i].ssi_int,
+			   buf[i].ssi_status);
+		return;
+	}
+	int want = fdq_n < (int)(size / RECORD) ? fdq_n : (int)(size / RECORD);
+	if (want == 0) {
+		if (n != -1 || err != EAGAIN)
+			FAIL("read of %zu returned %zd (%s); the model has %d unread", size, n,
+			     strerror(err), fdq_n);
+		return;
+	}
+	if (n != want * RECORD)
+		FAIL("read of %zu returned %zd; the model wants %d records", size, n, want);
+	for (int i = 0; i < want; i++)
+		check_record(&buf[i], &fdq[i]);
+	memmove(fdq, fdq + want, (size_t)(fdq_n - want) * sizeof fdq[0]);
+	fdq_n -= want;
+}
+
+static void do_poll(void)
+{
+	short ev = poll_events(fd, POLLIN, 0);
+
+	SAY("poll: %#x", ev);
+	if (!share)
+		tr("poll %#x", ev);
+	else if (!!(ev & POLLIN) != (fdq_n > 0))
+		FAIL("poll says %s; the model has %d unread", ev & POLLIN ? "readable" : "not readable",
+		     fdq_n);
+}
+
+/* A child that sends sig (queued with value when rt) to us, then waits
+ * for the go-ahead and exits with status: two signals, in that order. */
+static void from_other(int sig, int value, int status)
+{
+	int go[2], sent[2];
+	pid_t parent = getpid(), child;
+
+	CHECK(pipe(go) == 0 && pipe(sent) == 0);
+	CHECK((child = fork()) >= 0);
+	if (child == 0) {
+		if (sig && (is_rt(sig) ? sigqueue(parent, sig, int_val(value)) : kill(parent, sig)) < 0)
+			_exit(99);
+		put_byte(sent[1]);
+		get_byte(go[0]);
+		_exit(status);
+	}
+	get_byte(sent[0]);
+	if (sig)
+		model_signal((struct rec){ sig, is_rt(sig) ? SI_QUEUE : SI_USER, value, 0, child });
+	settle_now();
+	put_byte(go[1]);
+	int st;
+	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == status);
+	close_pair(go);
+	close_pair(sent);
+	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, status, child });
+	settle_now();
+	tr("child exited %d", status);
+}
+
+/* fork(): the child sends itself a signal of the mask, which must never
+ * reach our fd, and reads k records, the parent's in share mode. */
+static void fork_reader(void)
+{
+	int k = fdq_n ? (int)rnd((unsigned)fdq_n + 1) : (int)rnd(2);
+	int sig = sigs[rnd(NSIGS)], st;
+	pid_t child;
+
+	SAY("fork, the child reads %d", k);
+	fflush(trace);
+	CHECK((child = fork()) >= 0);
+	if (child == 0) {
+		trace = NULL;
+		CHECK(kill(getpid(), sig) == 0);
+		if (share) {
+			for (int i = 0; i < k; i++)
+				do_read(sizeof(struct sigfd_siginfo));
+			_exit(0);
+		}
+		/* Local mode: the child reads its own signals: one at most. */
+		struct sigfd_siginfo r;
+		ssize_t n = read(fd, &r, sizeof r);
+		_exit(n == RECORD ? (int)r.ssi_signo : n == 0 ? 100 : 101);
+	}
+	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st));
+	if (share) {
+		if (WEXITSTATUS(st) != 0)
+			FAIL("the forked child's reads disagree with the model");
+		int gone = k < fdq_n ? k : fdq_n;
+		memmove(fdq, fdq + gone, (size_t)(fdq_n - gone) * sizeof fdq[0]);
+		fdq_n -= gone;
+	}
+	tr("forked child: %d", WEXITSTATUS(st));
+	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, WEXITSTATUS(st), child });
+	settle_now();
+}
+
+static void send_self(void)
+{
+	int sig = sigs[rnd(NSIGS)], how = rnd(4), value = (int)rnd(1000);
+	struct rec r = { sig, SI_USER, 0, 0, getpid() };
+
+	/* Thread-directed signals are not in share mode (sigfd(3) BUGS). */
+	if (share && how >= 2)
+		how = rnd(2);
+	switch (how) {
+	case 0:
+		CHECK(kill(getpid(), sig) == 0);
+		break;
+	case 1:
+		CHECK(sigqueue(getpid(), sig, int_val(value)) == 0);
+		r.code = SI_QUEUE;
+		r.value = value;
+		break;
+	case 2:
+		CHECK(syscall(SYS_tgkill, getpid(), getpid(), sig) == 0);
+		r.code = SI_TKILL;
+		break;
+	default:
+		CHECK(raise(sig) == 0);
+		r.code = SI_TKILL;
+		break;
+	}
+	SAY("send %d how %d value %d", sig, how, value);
+	model_signal(r);
+	settle_now();
+}
+
+static void step(void)
+{
+	unsigned what = rnd(100);
+
+	if (share && fdq_n >= MAX_UNREAD)
+		what = 40; /* read: keep within what the fd surely holds */
+	if (what < 40) {
+		if (!fd_open)
+			return;
+		if (what < 30 && fdq_n + 1 < MAX_UNREAD)
+			send_self();
+		else if (fdq_n + 2 < MAX_UNREAD || !share)
+			from_other(rnd(4) ? sigs[rnd(NSIGS)] : 0, (int)rnd(1000), (int)rnd(256));
+	} else if (what < 70) {
+		if (!fd_open)
+			return;
+		/* Whole records in share mode (a part record is sigfd(3) BUGS). */
+		size_t size = share ? (size_t)(1 + rnd(8)) * RECORD
+				    : (size_t)(rnd(4) ? (1 + rnd(8)) * RECORD : rnd(3 * RECORD));
+		do_read(size);
+	} else if (what < 80) {
+		if (fd_open)
+			do_poll();
+	} else if (what < 88) {
+		if (!fd_open)
+			return;
+		sigset_t m;
+		random_mask(&m);
+		SAY("setmask");
+		CHECK(set_mask(&m) == 0);
+		tr("setmask");
+		if (share) {
+			/* Signals leaving the mask stay where they are (records taken
+			 * stay in the fd); signals joining it are taken now. */
+			model_mask = m;
+			model_take_pending();
+			settle_now();
+		}
+	} else if (what < 93) {
+		if (fd_open) {
+			SAY("close");
+			CHECK(close(fd) == 0);
+			fd_open = false;
+			fdq_n = 0; /* unread records go with the fd */
+			fd = -1;
+			if (share)
+				WAIT_UNTIL(forwarders() == 0);
+		} else {
+			random_mask(&model_mask);
+			SAY("open");
+			CHECK((fd = open_fd(&model_mask)) >= 0);
+			fd_open = true;
+			model_take_pending();
+			settle_now();
+		}
+		tr("open/close");
+	} else {
+		if (fd_open)
+			fork_reader();
+	}
+}
+
+/* The end, share mode: the fd and the records the model still expects go
+ * to the driver over sock (fd passing), then the creator exits or execs an
+ * idle image; the driver must read those records, then end of file. */
+static void finale(int sock)
+{
+	bool exec_it = rnd(2);
+
+	settle_now();
+	SAY("finale: %s, %d unread", exec_it ? "exec" : "exit", fdq_n);
+	if (share && fd_open) {
+		send_fd(sock, fd);
+		CHECK(write(sock, &fdq_n, sizeof fdq_n) == (ssize_t)sizeof fdq_n);
+		CHECK(write(sock, fdq, (size_t)fdq_n * sizeof fdq[0]) ==
+		      (ssize_t)((size_t)fdq_n * sizeof fdq[0]));
+	} else {
+		int none = -1;
+		CHECK(write(sock, &none, sizeof none) == (ssize_t)sizeof none);
+	}
+	if (trace)
+		fflush(trace);
+	if (exec_it) {
+		/* stdin is the driver's pipe: the idle image waits on it. */
+		execl(self_exe, self_exe, "--idle", (char *)NULL);
+		FAIL("exec %s: %s", self_exe, strerror(errno));
+	}
+	exit(0);
+}
+
+static void run(int sock, int nops)
+{
+	random_mask(&model_mask);
+	CHECK((fd = open_fd(&model_mask)) >= 0);
+	fd_open = true;
+	for (op_no = 0; op_no < nops; op_no++)
+		step();
+	finale(sock);
+}
+
+/* --- the driver --- */
+static int run_one(bool share_run, bool oracle_run, FILE *out, int nops)
+{
+	int sv[2], idle[2], st, n = -1;
+	pid_t child;
+
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	CHECK(pipe(idle) == 0);
+	CHECK((child = fork()) >= 0);
+	if (child == 0) {
+		leak_check_off();
+		signal(SIGPIPE, SIG_DFL);
+		CHECK(dup2(idle[0], 0) == 0);
+		close_pair(idle);
+		close(sv[0]);
+		share = share_run;
+		oracle = oracle_run;
+		trace = out;
+		rng = seed * 2654435761u + 1;
+		block_only(&universe);
+		run(sv[1], nops);
+	}
+	close(idle[0]);
+	close(sv[1]);
+	int rfd = -1;
+	/* The fd comes first, as one byte with the rights; then the count. */
+	if (share_run) {
+		char peek;
+		if (recv(sv[0], &peek, 1, MSG_PEEK) == 1 && peek == 'f')
+			rfd = recv_fd(sv[0]);
+	}
+	ssize_t got = read(sv[0], &n, sizeof n);
+	int bad = 0;
+	if (got == (ssize_t)sizeof n && n >= 0 && rfd >= 0) {
+		static struct rec want[MAX_QUEUE];
+		CHECK(n <= MAX_QUEUE);
+		size_t need = (size_t)n * sizeof want[0], have = 0;
+		while (have < need) {
+			ssize_t r = read(sv[0], (char *)want + have, need - have);
+			CHECK(r > 0);
+			have += (size_t)r;
+		}
+		/* The creator is gone or another program: the records, then EOF. */
+		CHECK(fcntl(rfd, F_SETFL, 0) == 0);
+		for (int i = 0; i < n && !bad; i++) {
+			struct sigfd_siginfo r;
+			CHECK(poll_events(rfd, POLLIN, 10000) & POLLIN);
+			if (read(rfd, &r, sizeof r) != RECORD) {
+				fprintf(stderr, "model_diff: seed %llu, share mode, after the creator "
+						"ended: record %d of %d missing\n",
+					(unsigned long long)seed, i + 1, n);
+				bad = 1;
+				break;
+			}
+			if ((int)r.ssi_signo != want[i].signo || (pid_t)r.ssi_pid != want[i].pid) {
+				fprintf(stderr, "model_diff: seed %llu, share mode, after the creator "
+						"ended: record %d is signal %u, the model wants %d\n",
+					(unsigned long long)seed, i + 1, r.ssi_signo, want[i].signo);
+				bad = 1;
+			}
+		}
+		if (!bad) {
+			struct sigfd_siginfo r;
+			CHECK(poll_events(rfd, POLLIN, 10000) & (POLLIN | POLLHUP));
+			ssize_t e = read(rfd, &r, sizeof r);
+			if (e != 0) {
+				fprintf(stderr, "model_diff: seed %llu, share mode: read after the "
+						"creator ended gave %zd, not end of file\n",
+					(unsigned long long)seed, e);
+				bad = 1;
+			}
+		}
+		close(rfd);
+	}
+	close(sv[0]);
+	(void)!write(idle[1], "x", 1); /* an idle image may go now (EPIPE if none) */
+	close(idle[1]);
+	CHECK(waitpid(child, &st, 0) == child);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		bad = 1;
+	return bad;
+}
+
+static bool same_file(FILE *a, FILE *b)
+{
+	char la[512], lb[512];
+	int line = 0;
+
+	rewind(a);
+	rewind(b);
+	for (;;) {
+		char *ra = fgets(la, sizeof la, a), *rb = fgets(lb, sizeof lb, b);
+		line++;
+		if (!ra && !rb)
+			return true;
+		if (!ra || !rb || strcmp(la, lb) != 0) {
+			fprintf(stderr, "model_diff: seed %llu, local mode: trace line %d differs:\n"
+					"  sigfd:    %s  signalfd: %s",
+				(unsigned long long)seed, line, ra ? la : "(end)\n", rb ? lb : "(end)\n");
+			return false;
+		}
+	}
+}
+
+static int run_seed(bool do_local, bool do_share, int nops)
+{
+	int bad = 0;
+
+	if (do_local) {
+		FILE *a = tmpfile(), *b = tmpfile();
+		CHECK(a && b);
+		mode = "local";
+		bad |= run_one(false, false, a, nops);
+		bad |= run_one(false, true, b, nops);
+		if (!bad && !same_file(a, b))
+			bad = 1;
+		fclose(a);
+		fclose(b);
+	}
+	if (do_share && !bad) {
+		mode = "share";
+		bad |= run_one(true, false, NULL, nops);
+	}
+	return bad;
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long first = 1, count = 100;
+	double seconds = 0;
+	const char *which = "both";
+	int nops = 150, one = 0;
+
+	self_exe = argv[0];
+	signal(SIGPIPE, SIG_IGN); /* the write to an idle image that never was */
+	if (argc == 2 && strcmp(argv[1], "--idle") == 0) {
+		char c;
+		leak_check_off();
+		(void)!read(0, &c, 1);
+		return 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-v") == 0)
+			verbose = 1;
+		else if (i + 1 < argc && strcmp(argv[i], "--seed") == 0)
+			first = strtoull(argv[++i], NULL, 10), count = 1, one = 1;
+		else if (i + 1 < argc && strcmp(argv[i], "--first") == 0)
+			first = strtoull(argv[++i], NULL, 10);
+		else if (i + 1 < argc && strcmp(argv[i], "--seeds") == 0)
+			count = strtoull(argv[++i], NULL, 10);
+		else if (i + 1 < argc && strcmp(argv[i], "--seconds") == 0)
+			seconds = atof(argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--ops") == 0)
+			nops = atoi(argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--mode") == 0)
+			which = argv[++i];
+		else {
+			fprintf(stderr, "usage: model_diff [--seed N | --first N --seeds COUNT] "
+					"[--seconds S] [--ops N] [--mode local|share|both] [-v]\n");
+			return 2;
+		}
+	}
+	if (nops < 1 || nops > MAX_OPS)
+		nops = MAX_OPS;
+	int list[NSIGS] = { SIGHUP, SIGUSR1, SIGUSR2, SIGTERM, SIGCHLD, SIGWINCH, SIGRTMIN,
+			    SIGRTMIN + 1, SIGRTMIN + 5, SIGRTMAX };
+	memcpy(sigs, list, sizeof sigs);
+	sigemptyset(&universe);
+	for (int i = 0; i < NSIGS; i++)
+		sigaddset(&universe, sigs[i]);
+	bool do_local = strcmp(which, "share") != 0, do_share = strcmp(which, "local") != 0;
+	double start = now();
+	unsigned long long done = 0;
+	for (seed = first; done < count; seed++, done++) {
+		if (seconds > 0 && now() - start > seconds)
+			break;
+		if (run_seed(do_local, do_share, nops)) {
+			fprintf(stderr, "model_diff: FAILED at seed %llu; replay: %s --seed %llu --ops %d --mode %s -v\n",
+				(unsigned long long)seed, argv[0], (unsigned long long)seed, nops,
+				do_local && do_share ? "both" : which);
+			return 1;
+		}
+	}
+	printf("model_diff: %llu sequences of %d operations (%s), seeds %llu..%llu, %.1f s, no "
+	       "difference\n",
+	       done, nops, which, first, first + done - 1, now() - start);
+	(void)one;
+	return 0;
+}
