@@ -98,10 +98,23 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	return pipefd[0];
 }
 
-int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask)
+static void remove_share(struct share *gone, int ep);
+
+void share_ctx_undo_open(int ep)
+{
+	struct share *s = live;
+
+	while (s && s->next)
+		s = s->next;
+	if (s)
+		remove_share(s, ep);
+}
+
+int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
 {
 	for (struct share *s = live; s; s = s->next)
 		if (s->dev == dev && s->ino == ino) {
+			*old = s->mask;
 			s->mask = mask;
 			return 0;
 		}

@@ -21,8 +21,9 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 	if (ep >= 0)
 		fd = share_ctx_open(share_bits(mask), flags, ep);
 	if (fd >= 0 && share_update() < 0) {
-		/* The thread sees the reader gone and drops the share fd. */
 		int err = errno;
+		share_ctx_undo_open(ep);
+		share_update();
 		close(fd);
 		errno = err;
 		fd = -1;
@@ -36,6 +37,7 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 {
 	struct share_call call;
 	struct stat st;
+	sigbits old;
 	int rc;
 
 	if (fstat(fd, &st) < 0)
@@ -43,11 +45,16 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (!S_ISFIFO(st.st_mode))
 		return SIGFD_NOT_MINE;
 	share_lock(&call);
-	rc = share_ctx_setmask(st.st_dev, st.st_ino, share_bits(mask));
-	/* Applied before we return: a signal just removed stays pending. */
-	if (rc == 0)
-		rc = share_update();
-	else if (rc == 1)
+	rc = share_ctx_setmask(st.st_dev, st.st_ino, share_bits(mask), &old);
+	/* Applied before we return: a signal just removed stays pending. A
+	 * failure leaves the mask as it was. */
+	if (rc == 0 && share_update() < 0) {
+		int err = errno;
+		share_ctx_setmask(st.st_dev, st.st_ino, old, &old);
+		share_update();
+		errno = err;
+		rc = -1;
+	} else if (rc == 1)
 		rc = SIGFD_NOT_MINE;
 	share_ctx_reap();
 	share_unlock(&call, rc != -1);
