@@ -59,5 +59,7 @@ int main(void)
 	reap_ok(child);
 	CHECK(!pending_has(SIGUSR2));
 	CHECK(close(fd) == 0);
+	close_pair(ready);
+	close_pair(go);
 	return 0;
 }

@@ -76,5 +76,7 @@ int main(void)
 	CHECK(waitpid(creator, &status, 0) == creator && WIFSIGNALED(status));
 	CHECK(read(fd, &r, sizeof r) == 0);
 	CHECK(close(fd) == 0);
+	close_pair(go);
+	close_pair(link);
 	return 0;
 }

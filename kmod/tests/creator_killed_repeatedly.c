@@ -75,5 +75,7 @@ int main(void)
 			CHECK(c == 'y');
 		}
 	}
+	close_pair(ready);
+	close_pair(said);
 	return 0;
 }

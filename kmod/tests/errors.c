@@ -90,5 +90,6 @@ int main(void)
 	CHECK(kill(getpid(), SIGUSR2) == 0);
 	CHECK(read_one(fd).ssi_signo == SIGUSR2);
 	CHECK(close(fd) == 0);
+	close_pair(pfd);
 	return 0;
 }

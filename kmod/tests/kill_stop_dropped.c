@@ -56,5 +56,6 @@ int main(void)
 	CHECK(waitpid(creator, &status, 0) == creator && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	CHECK(read(fd, &r, sizeof r) == 0);
 	CHECK(close(fd) == 0);
+	close_pair(link);
 	return 0;
 }

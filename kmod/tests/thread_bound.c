@@ -92,5 +92,6 @@ int main(void)
 	errno = 0;
 	CHECK(sigfd_setmask(fd, &mask) == -1 && errno == EPERM);
 	CHECK(close(fd) == 0);
+	close_pair(quit);
 	return 0;
 }
