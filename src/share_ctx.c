@@ -177,8 +177,14 @@ static void refresh_room(struct share *s, int ep)
 
 void share_ctx_writer_event(void *share, uint32_t events, int ep)
 {
-	struct share *s = share;
+	struct share *s;
 
+	/* An event taken just before its share fd was removed (and perhaps
+	 * freed) is not for us any more: look it up, never dereference it. */
+	for (s = live; s && s != share; s = s->next)
+		;
+	if (!s)
+		return;
 	if (events & (EPOLLERR | EPOLLHUP))
 		remove_share(s, ep); /* the last reader is gone */
 	else
