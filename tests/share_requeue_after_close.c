@@ -81,7 +81,8 @@ int main(void)
 		CHECK(sigqueue(me, SIGRTMIN, int_val(i)) == 0);
 		put_byte(go[1]);
 		close_pair(go);
-		CHECK(waitid(P_PID, (id_t)child, NULL, WEXITED | WNOWAIT) == 0);
+		siginfo_t exited;
+		CHECK(waitid(P_PID, (id_t)child, &exited, WEXITED | WNOWAIT) == 0);
 		expect(SIGUSR1, SI_USER, me, 0);
 		expect(SIGRTMIN, SI_QUEUE, me, i);
 		expect(SIGCHLD, CLD_EXITED, child, 7);
