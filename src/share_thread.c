@@ -44,8 +44,9 @@
 
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
-	pthread_cond_t ended; /* the thread has stopped (running went false) */
+	pthread_cond_t moved; /* the thread has started, or stopped */
 	bool running;         /* a thread serves the share fds */
+	bool started;         /* it has reached its loop */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
 	bool joinable;        /* thread is a thread of this process not joined yet */
@@ -55,7 +56,7 @@ static struct {
 	sigbits taking;       /* the mask sfd has */
 } fwd = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.ended = PTHREAD_COND_INITIALIZER,
+	.moved = PTHREAD_COND_INITIALIZER,
 	.sfd = -1,
 	.ep = -1,
 	.wake = -1,
@@ -105,7 +106,7 @@ static void claim_state(void)
 		return;
 	if (was != -me && atomic_compare_exchange_strong(&owner, &was, -me)) {
 		pthread_mutex_init(&fwd.lock, NULL);
-		pthread_cond_init(&fwd.ended, NULL);
+		pthread_cond_init(&fwd.moved, NULL);
 		start_over();
 		return;
 	}
@@ -256,6 +257,8 @@ static void *forward(void *unused)
 
 	(void)unused;
 	pthread_mutex_lock(&fwd.lock);
+	fwd.started = true;
+	pthread_cond_broadcast(&fwd.moved);
 	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
 		int ep = fwd.ep, timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
 		bool signals = false;
@@ -287,7 +290,7 @@ static void *forward(void *unused)
 			;
 	close_thread_fds();
 	fwd.running = false;
-	pthread_cond_broadcast(&fwd.ended);
+	pthread_cond_broadcast(&fwd.moved);
 	pthread_mutex_unlock(&fwd.lock);
 	return NULL;
 }
@@ -341,7 +344,7 @@ int share_serve(void)
 	if (err == 0) {
 		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
 		fwd.running = fwd.joinable = true;
-		fwd.exiting = false;
+		fwd.exiting = fwd.started = false;
 		fwd.generation++;
 		return fwd.ep;
 	}
@@ -349,6 +352,20 @@ fail:
 	close_thread_fds();
 	errno = err;
 	return -1;
+}
+
+/* A sanitizer's runtime allocates in a new thread before our code runs,
+ * under locks it does not take around fork() (AddressSanitizer before LLVM
+ * 18, gcc 12's included): a fork() made then copies them held and the
+ * child hangs in its first malloc(). So sigfd() returns once the thread
+ * runs our code. Waiting drops the lock; the caller's share fd is already
+ * listed, so the thread stays. */
+void share_await_start(void)
+{
+	unsigned generation = fwd.generation;
+
+	while (fwd.running && !fwd.started && fwd.generation == generation)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
 }
 
 static void wake_thread(void)
@@ -376,7 +393,7 @@ static void after_fork_in_child(void)
 	int cancel_state;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
-	pthread_cond_init(&fwd.ended, NULL);
+	pthread_cond_init(&fwd.moved, NULL);
 	start_over();
 	pthread_mutex_unlock(&fwd.lock);
 	pthread_setcancelstate(cancel_state, NULL);
@@ -422,7 +439,7 @@ __attribute__((destructor)) static void share_at_exit(void)
 		fwd.exiting = true;
 		wake_thread();
 		while (fwd.running && fwd.generation == generation)
-			pthread_cond_wait(&fwd.ended, &fwd.lock);
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
 	}
 	join_ended();
 	share_ctx_reap();

@@ -28,6 +28,8 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 		errno = err;
 		fd = -1;
 	}
+	if (fd >= 0)
+		share_await_start();
 	share_ctx_reap();
 	share_unlock(&call, fd >= 0);
 	return fd;

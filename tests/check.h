@@ -34,6 +34,22 @@
 #define UNDER_TSAN 0
 #endif
 
+/* Built with AddressSanitizer. Before LLVM 18 (so gcc 12's and clang 14's)
+ * it takes none of its allocator's locks around fork(): a child forked while
+ * another thread allocates can hang in its first malloc() or in the leak
+ * check at exit(). There, children of a process whose threads allocate only
+ * _exit(). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 /* The process whose exit is checked for leaks (see leak_check_start):
  * none once a check has failed. */
 static pid_t leak_check_pid;
