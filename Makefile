@@ -108,7 +108,7 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
 # It holds the forwarding thread at a gate of its own (see the test).
-$(B)/tests/share_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
+$(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
 
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.
