@@ -68,6 +68,11 @@ FUZZ_SEQUENCES ?= 1000
 FUZZ_FIRST     ?= 1
 $(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
 all: $(B)/fuzz/model_diff
+
+# The share-mode soak driver (fuzz/soak.c): make soak runs it for MINUTES,
+# tests/soak_short.sh for a few seconds in make check.
+$(eval $(call program,$(B)/fuzz/soak,fuzz/soak.c))
+all: $(B)/fuzz/soak
 .PHONY: fuzz-model
 fuzz-model: $(B)/fuzz/model_diff
 	$(B)/fuzz/model_diff --first $(FUZZ_FIRST) --seeds $(FUZZ_SEQUENCES) --ops 150
