@@ -697,7 +697,7 @@ static int fd_list(unsigned char *open_fds, int n)
 
 static unsigned char fds_at_start[1024];
 
-struct stream { int fd; uint32_t buf[1024]; size_t have; bool done; int who; };
+struct stream { int fd; uint32_t buf[1024]; size_t have; bool done, tallied; int who; };
 
 /* Parses the complete messages in s; returns how many words it used. */
 static void parse(struct stream *s, const struct round *p, long *delivered, long unc_read[],
@@ -752,6 +752,18 @@ static bool drain(struct stream *s)
 			fail("a message cut short");
 	}
 	return n > 0;
+}
+
+/* The drain after exit() stalled: name the first values never read. */
+static void report_missing(const struct round *p, uint32_t sent[MAXSEND][NCOUNT + NUNCOUNTED])
+{
+	int shown = 0;
+	for (int k = 0; k < NCOUNT; k++)
+		for (int s = 0; s < p->nsenders; s++)
+			for (int q = 0; q < (int)sent[s][k]; q++)
+				if (!seen[k][s][q] && shown++ < 5)
+					fprintf(stderr, "soak: round %u: value %d of sender %d on signal %d not read\n", p->no, q, s,
+						counted_sig(k));
 }
 
 static pid_t fork_into(pid_t group)
@@ -917,8 +929,14 @@ static void run_round(unsigned no)
 				progress = true;
 				continue;
 			}
-			if (drain(&st[map[j]]))
+			int before = tallies;
+			if (drain(&st[map[j]])) {
 				parse(&st[map[j]], &p, &delivered, unc_read, sent, &senders_in, &tallies);
+				st[map[j]].tallied |= tallies > before;
+			} else if (st[map[j]].done && (st[map[j]].who < 0 ? senders_in < p.nsenders : !st[map[j]].tallied)) {
+				fail("%s ended without its report (its failure is above)",
+				     st[map[j]].who < 0 ? "a sender" : "a reader");
+			}
 			progress = true;
 		}
 		if (senders_in == p.nsenders && sent_total == 0)
@@ -959,10 +977,13 @@ static void run_round(unsigned no)
 			snprintf(waiting_for, sizeof waiting_for,
 				 "end of file at the readers, the senders' reports and the creator's end (%d of %d "
 				 "readers reported)", tallies, want_tallies);
-		if (progress)
+		if (progress) {
 			deadline = now() + timeout_s;
-		else if (now() > deadline)
+		} else if (now() > deadline) {
+			if (phase == DRAIN)
+				report_missing(&p, sent);
 			fail("no progress in %d s waiting for %s", timeout_s, waiting_for);
+		}
 	}
 	if (tallies != want_tallies)
 		fail("%d of %d readers reported", tallies, want_tallies);
