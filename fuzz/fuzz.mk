@@ -3,7 +3,7 @@
 #   make coverage        the suite under gcov, in build/coverage; line and
 #                        branch report of src/ (gcovr) in build/coverage/report
 #   make fuzz-check      libFuzzer on the tools' parsers, a fixed budget
-#   make soak MINUTES=N  the share-mode stress for N minutes, with a tally
+#   make soak MINUTES=N  the share-mode soak driver for N minutes, with a tally
 .PHONY: coverage coverage-report
 
 COV_B := build/coverage
@@ -80,8 +80,9 @@ fuzz-model: $(B)/fuzz/model_diff
 # The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
 fuzz-check: fuzz-args fuzz-model
 
-# make soak MINUTES=N (fuzz/soak.sh); under TSan: make soak SANITIZE=thread
-# MINUTES=1 TSAN_OPTIONS=die_after_fork=0 (its children start threads).
+# make soak MINUTES=N (fuzz/soak.sh): the soak driver for N minutes; under
+# TSan: make soak SANITIZE=thread MINUTES=1 (soak.sh sets TSAN_OPTIONS to
+# die_after_fork=0 unless given: share_stress's children start threads).
 .PHONY: soak
 soak: all
 	@BUILD=$(B) MINUTES=$(or $(MINUTES),1) WRAP= sh fuzz/soak.sh

@@ -1132,10 +1132,18 @@ int main(int argc, char **argv)
 	start = now();
 	for (unsigned r = first; rounds ? r < first + rounds : (r == first || now() - start < seconds); r++)
 		run_round(r);
+	/* Measured again for the tally (each round already failed on any). */
+	unsigned char fds_end[1024];
+	int fds_left = 0;
+	fd_list(fds_end, 1024);
+	for (int fd = 0; fd < 1024; fd++)
+		fds_left += fds_end[fd] != fds_at_start[fd];
+	int threads_left = forwarders();
+	MUST(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 	printf("soak: %.0f s, %ld rounds: %ld sent, %ld delivered, %ld lost, %ld duplicated, %ld not delivered "
-	       "(creator gone); fds left 0, threads left 0, seed %llu\n",
-	       now() - start, total.rounds, total.sent, total.delivered, total.lost, total.dup, total.gone,
-	       (unsigned long long)seed);
+	       "(creator gone); fds left %d, threads left %d, seed %llu\n",
+	       now() - start, total.rounds, total.sent, total.delivered, total.lost, total.dup, total.gone, fds_left,
+	       threads_left, (unsigned long long)seed);
 	printf("soak: rounds ending by exit() %ld, SIGKILL %ld, exec %ld; uncounted signals: %ld sent, %ld records "
 	       "read on the counted fds\n",
 	       total.deaths[DIE_EXIT], total.deaths[DIE_KILL], total.deaths[DIE_EXEC], total.uncounted_sent,
