@@ -3,7 +3,7 @@
 #   make coverage        the suite under gcov, in build/coverage; line and
 #                        branch report of src/ (gcovr) in build/coverage/report
 #   make fuzz-check      libFuzzer on the tools' parsers, a fixed budget
-#   make soak MINUTES=N  the share-mode stress for N minutes, with a tally
+#   make soak MINUTES=N  the share-mode soak driver for N minutes, with a tally
 .PHONY: coverage coverage-report
 
 COV_B := build/coverage
@@ -68,6 +68,11 @@ FUZZ_SEQUENCES ?= 1000
 FUZZ_FIRST     ?= 1
 $(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
 all: $(B)/fuzz/model_diff
+
+# The share-mode soak driver (fuzz/soak.c): make soak runs it for MINUTES,
+# tests/soak_short.sh for a few seconds in make check.
+$(eval $(call program,$(B)/fuzz/soak,fuzz/soak.c))
+all: $(B)/fuzz/soak
 .PHONY: fuzz-model
 fuzz-model: $(B)/fuzz/model_diff
 	$(B)/fuzz/model_diff --first $(FUZZ_FIRST) --seeds $(FUZZ_SEQUENCES) --ops 150
@@ -75,8 +80,9 @@ fuzz-model: $(B)/fuzz/model_diff
 # The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
 fuzz-check: fuzz-args fuzz-model
 
-# make soak MINUTES=N (fuzz/soak.sh); under TSan: make soak SANITIZE=thread
-# MINUTES=1 TSAN_OPTIONS=die_after_fork=0 (its children start threads).
+# make soak MINUTES=N (fuzz/soak.sh): the soak driver for N minutes; under
+# TSan: make soak SANITIZE=thread MINUTES=1 (soak.sh sets TSAN_OPTIONS to
+# die_after_fork=0 unless given: share_stress's children start threads).
 .PHONY: soak
 soak: all
 	@BUILD=$(B) MINUTES=$(or $(MINUTES),1) WRAP= sh fuzz/soak.sh
