@@ -5,13 +5,14 @@
 # others and fork, senders queueing numbered values, multithreaded readers,
 # and the creator's exit(), SIGKILL or exec. Fails on a value lost or
 # duplicated, out of order, data after end of file, or an fd, thread or
-# child left; prints the seed (SIGFD_SOAK_SEED replays it) and on failure
-# the command that replays the round. make soak MINUTES=N runs it longer.
+# child left. The seed is 1 unless SIGFD_SOAK_SEED says otherwise; a
+# failure prints the command that replays its round. make soak MINUTES=N
+# runs it longer, with a new seed each time.
 # Under valgrind: fewer values and seconds, as every process of a round is
 # under it.
 # time-limit: 120
 set -eu
-seed=${SIGFD_SOAK_SEED:+--seed $SIGFD_SOAK_SEED}
+seed="--seed ${SIGFD_SOAK_SEED:-1}"
 if [ -n "${WRAP:-}" ]; then
 	exec $WRAP "$BUILD/fuzz/soak" --seconds 4 --values 300 --timeout 60 $seed
 fi
