@@ -107,8 +107,10 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-# It holds the forwarding thread at a gate of its own (see the test).
+# They hold the forwarding thread at a gate, or fail its next write (see
+# each test).
 $(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
+$(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=writev
 
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.

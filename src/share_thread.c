@@ -144,6 +144,31 @@ int share_update(void)
 	return 0;
 }
 
+/* Which member of siginfo's union a record's fields come from, as the
+ * kernel's siginfo_layout() decides it for the signals a process can be
+ * sent (a fault or seccomp signal is sent to a thread, never to us). */
+enum layout { LAYOUT_KILL, LAYOUT_TIMER, LAYOUT_POLL, LAYOUT_FAULT, LAYOUT_CHLD };
+
+static enum layout layout_of(int sig, int code)
+{
+	if (code > SI_USER && code < SI_KERNEL) {
+		switch (sig) {
+		case SIGILL:
+		case SIGFPE:
+		case SIGSEGV:
+		case SIGBUS:
+		case SIGTRAP:
+			return LAYOUT_FAULT;
+		case SIGCHLD:
+			return LAYOUT_CHLD;
+		}
+		return code <= POLL_HUP ? LAYOUT_POLL : LAYOUT_KILL; /* F_SETSIG: any signal */
+	}
+	if (code == SI_TIMER)
+		return LAYOUT_TIMER;
+	return code == SI_SIGIO ? LAYOUT_POLL : LAYOUT_KILL; /* with a value if code < 0 */
+}
+
 /* Put a signal taken but not delivered back in the process's queue, with
  * every field the kernel gave it. Queued to our own thread id, which the
  * kernel requires for si_code >= 0 (kill(), SIGCHLD); it then goes to the
@@ -157,23 +182,32 @@ static void requeue(const struct sigfd_siginfo *r)
 	si.si_signo = sig;
 	si.si_errno = r->ssi_errno;
 	si.si_code = code;
-	if (code == SI_TIMER) {
+	switch (layout_of(sig, code)) {
+	case LAYOUT_TIMER:
 		si.si_timerid = (int)r->ssi_tid;
 		si.si_overrun = (int)r->ssi_overrun;
 		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
-	} else if (code == SI_SIGIO || (sig == SIGIO && code > 0 && code < SI_KERNEL)) {
+		break;
+	case LAYOUT_POLL:
 		si.si_band = r->ssi_band;
 		si.si_fd = r->ssi_fd;
-	} else {
+		break;
+	case LAYOUT_FAULT:
+		si.si_addr = (void *)(uintptr_t)r->ssi_addr;
+		break;
+	case LAYOUT_CHLD:
 		si.si_pid = (pid_t)r->ssi_pid;
 		si.si_uid = (uid_t)r->ssi_uid;
-		if (sig == SIGCHLD && code > 0 && code < SI_KERNEL) {
-			si.si_status = r->ssi_status;
-			si.si_utime = (clock_t)r->ssi_utime;
-			si.si_stime = (clock_t)r->ssi_stime;
-		} else if (code < 0) {
+		si.si_status = r->ssi_status;
+		si.si_utime = (clock_t)r->ssi_utime;
+		si.si_stime = (clock_t)r->ssi_stime;
+		break;
+	case LAYOUT_KILL:
+		si.si_pid = (pid_t)r->ssi_pid;
+		si.si_uid = (uid_t)r->ssi_uid;
+		if (code < 0)
 			si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
-		}
+		break;
 	}
 	syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si);
 }

@@ -46,10 +46,6 @@ static bool fault(enum fn f)
 	return true;
 }
 
-/* SIGFD_FAULT_IMPOSSIBLE=1 also fails the calls that cannot fail today
- * (a mask change of the library's own signalfd); see docs/testing.md. */
-static bool impossible_too;
-
 int __real_pipe2(int p[2], int flags);
 int __real_signalfd(int fd, const sigset_t *mask, int flags);
 int __real_eventfd(unsigned int count, int flags);
@@ -76,17 +72,13 @@ int __wrap_pipe2(int p[2], int flags)
 	return __real_pipe2(p, flags);
 }
 
-/* A mask change of an existing signalfd cannot fail (the kernel checks
- * only the fd and the size): counted, failed only with impossible_too, then
- * with EINVAL, the one errno the kernel has for it. */
+/* A mask change of an existing signalfd cannot fail today (the kernel
+ * checks only the fd and the size), but the library has a path for it:
+ * failed with EINVAL, the one errno the kernel has for it. */
 int __wrap_signalfd(int fd, const sigset_t *mask, int flags);
 int __wrap_signalfd(int fd, const sigset_t *mask, int flags)
 {
 	if (fault(F_SIGNALFD)) {
-		if (fd != -1 && !impossible_too) {
-			inj.fired_err = 0;
-			return __real_signalfd(fd, mask, flags);
-		}
 		errno = inj.fired_err = fd == -1 ? inj.err : EINVAL;
 		return -1;
 	}
@@ -503,7 +495,6 @@ int main(void)
 	all = usr1_rt;
 	sigaddset(&all, SIGUSR2);
 	block_only(&all);
-	impossible_too = getenv("SIGFD_FAULT_IMPOSSIBLE") != NULL;
 
 	run_mode(0);
 	run_mode(SIGFD_SHARE);
