@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A record the forwarding thread took but could not write goes back to the
  * process's queue with every field the kernel gave it: a POSIX timer's id,
- * overrun and value, and a SIGIO-style signal's fd and band. writev() is
+ * overrun and value, a SIGIO-style signal's fd and band, and a fault's
+ * address. writev() is
  * wrapped (-Wl,--wrap, see the Makefile) so that the thread's next write
  * fails with EPIPE, as when the last reader has just gone: the share fd is
  * dropped and its signal taken back with sigtimedwait() here. The user-space
@@ -11,6 +12,7 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -59,7 +61,7 @@ static siginfo_t taken_back(int sig, int fd)
 int main(void)
 {
 	int timer_sig = SIGRTMIN + 3, io_sig = SIGRTMIN + 4, fd, io[2];
-	sigset_t both = set_of(timer_sig);
+	sigset_t mask = set_of(timer_sig);
 	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL };
 	struct itimerspec soon = { .it_value = { 0, 1000 } };
 	timer_t timer;
@@ -67,8 +69,9 @@ int main(void)
 	int marker;
 
 	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
-	sigaddset(&both, io_sig);
-	block_only(&both);
+	sigaddset(&mask, io_sig);
+	sigaddset(&mask, SIGBUS);
+	block_only(&mask);
 
 	/* A timer's signal: id, overrun and value. */
 	ev.sigev_signo = timer_sig;
@@ -95,5 +98,14 @@ int main(void)
 	CHECK(si.si_fd == io[0]);
 	CHECK(si.si_band == (POLLIN | POLLRDNORM));
 	close_pair(io);
+
+	/* A fault's address: a fault is sent to a thread, but a process may
+	 * queue one to itself with the fault's code. */
+	siginfo_t fault = { .si_signo = SIGBUS, .si_code = BUS_ADRERR, .si_addr = &marker };
+	fd = share_fd_failing(SIGBUS);
+	CHECK(syscall(SYS_rt_sigqueueinfo, getpid(), SIGBUS, &fault) == 0);
+	si = taken_back(SIGBUS, fd);
+	CHECK(si.si_code == BUS_ADRERR);
+	CHECK(si.si_addr == &marker);
 	return 0;
 }
