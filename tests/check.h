@@ -50,6 +50,13 @@
 #define UNDER_ASAN 0
 #endif
 
+/* Run by valgrind (tests/run-all's VALGRIND=1): its preload is there. */
+static inline int under_valgrind(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+	return preload && strstr(preload, "vgpreload") != NULL;
+}
+
 /* The process whose exit is checked for leaks (see leak_check_start):
  * none once a check has failed. */
 static pid_t leak_check_pid;

@@ -103,8 +103,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "image") == 0)
 		return image(atoi(argv[2]), atoi(argv[3]));
-	const char *preload = getenv("LD_PRELOAD");
-	if (preload && strstr(preload, "vgpreload")) {
+	if (under_valgrind()) {
 		puts("SKIPPED: valgrind takes queued signals from the kernel itself and drops what it holds at exec");
 		return 77;
 	}

@@ -63,8 +63,8 @@ static void *forker(void *arg)
 
 int main(void)
 {
-	const char *preload = getenv("LD_PRELOAD"), *forks_env = getenv("SIGFD_STRESS_FORKS");
-	int forks = forks_env ? atoi(forks_env) : SANITIZED || (preload && strstr(preload, "vgpreload")) ? 200 : 2000;
+	const char *forks_env = getenv("SIGFD_STRESS_FORKS");
+	int forks = forks_env ? atoi(forks_env) : SANITIZED || under_valgrind() ? 200 : 2000;
 	sigset_t all = set_of(SIGRTMIN), rt = set_of(SIGRTMIN);
 	pid_t me = getpid();
 	int ids[3] = { 0, 1, 2 };
