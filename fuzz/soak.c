@@ -339,9 +339,8 @@ static void *reader_loop(void *arg)
 	return NULL;
 }
 
-/* A reader process: its threads read until every fd ended, then it
- * reports its tally. Under ASan a reader forked by the creator (whose
- * threads allocate) runs one thread and leaves with _exit(). */
+/* A reader process: its threads (one in the creator's own reader child)
+ * read until every fd ended, then it reports its tally. */
 static void reader_run(struct reader *rd, int nthreads, uint64_t rseed)
 {
 	pthread_t tid[MAXTHREADS];
@@ -416,7 +415,7 @@ static struct creator {
 	const struct round *p;
 	int fd[MAXFD];
 	sigset_t mask[MAXFD];
-	int owner[NCOUNT];           /* -1 while a move is half done */
+	int owner[NCOUNT];           /* the counted fd whose mask holds each */
 	pthread_mutex_t lock;
 	int stop[2];                 /* the workers' stop: closed */
 	atomic_long forks, moves, extras;
@@ -449,7 +448,6 @@ static void *mask_worker(void *arg)
 			int k = (int)rnd(&r, NCOUNT), from = cr.owner[k], to = (int)rnd(&r, (unsigned)nfd);
 			sigdelset(&cr.mask[from], counted_sig(k));
 			set_mask(from);
-			cr.owner[k] = -1;
 			sigaddset(&cr.mask[to], counted_sig(k));
 			set_mask(to);
 			cr.owner[k] = to;
@@ -601,9 +599,6 @@ static void creator_run(const struct round *p)
 			MUST(close(cr.stop[1]) == 0);
 			for (int i = 0; i < nw; i++)
 				MUST(pthread_join(w[i], NULL) == 0);
-			for (int k = 0; k < NCOUNT; k++)
-				if (cr.owner[k] < 0)
-					fail("creator: signal %d in no mask after the workers stopped", counted_sig(k));
 			write_all(rf.rep[1], "q", 1);
 		} else if (c == 'e') {
 			MUST(close(cr.stop[0]) == 0);
@@ -699,8 +694,8 @@ static unsigned char fds_at_start[1024];
 
 struct stream { int fd; uint32_t buf[1024]; size_t have; bool done, tallied; int who; };
 
-/* Parses the complete messages in s; returns how many words it used. */
-static void parse(struct stream *s, const struct round *p, long *delivered, long unc_read[],
+/* Takes the complete messages in s, keeps a partial one for later. */
+static void parse(struct stream *s, const struct round *p, long *delivered, long *dups, long unc_read[],
 		  uint32_t sent[MAXSEND][NCOUNT + NUNCOUNTED], int *senders_in, int *tallies)
 {
 	size_t words = s->have / 4, at = 0;
@@ -716,11 +711,12 @@ static void parse(struct stream *s, const struct round *p, long *delivered, long
 				int seq = (int)(v & ((1u << SEQ_BITS) - 1));
 				if (k >= NCOUNT || snd >= p->nsenders || seq >= p->quota[snd])
 					fail("value %#x read: never sent", v);
-				if (seen[k][snd][seq]++ == 0)
+				if (seen[k][snd][seq]++ == 0) {
 					(*delivered)++;
-				else
-					fail("value %d of sender %d on signal %d read %d times (duplicated)", seq, snd,
-					     counted_sig(k), seen[k][snd][seq]);
+				} else if ((*dups)++ < 5) {
+					fprintf(stderr, "soak: round %u: value %d of sender %d on signal %d read %d times\n",
+						p->no, seq, snd, counted_sig(k), seen[k][snd][seq]);
+				}
 			}
 		} else if (type == MSG_TALLY && n == 1 + NUNCOUNTED) {
 			for (int u = 0; u < NUNCOUNTED; u++)
@@ -793,7 +789,7 @@ static void run_round(unsigned no)
 	pid_t creator, readers[MAXREADERS], senders[MAXSEND];
 	struct stream st[MAXREADERS + 3];
 	int ns = 0, senders_in = 0, tallies = 0, want_tallies;
-	long delivered = 0, unc_read[NUNCOUNTED] = { 0 }, sent_total = 0;
+	long delivered = 0, dups = 0, unc_read[NUNCOUNTED] = { 0 }, sent_total = 0;
 	uint32_t sent[MAXSEND][NCOUNT + NUNCOUNTED];
 	enum { RUN, QUIESCE, DRAIN, END } phase = RUN;
 	bool triggered = false;
@@ -931,7 +927,7 @@ static void run_round(unsigned no)
 			}
 			int before = tallies;
 			if (drain(&st[map[j]])) {
-				parse(&st[map[j]], &p, &delivered, unc_read, sent, &senders_in, &tallies);
+				parse(&st[map[j]], &p, &delivered, &dups, unc_read, sent, &senders_in, &tallies);
 				st[map[j]].tallied |= tallies > before;
 			} else if (st[map[j]].done && (st[map[j]].who < 0 ? senders_in < p.nsenders : !st[map[j]].tallied)) {
 				fail("%s ended without its report (its failure is above)",
@@ -1060,11 +1056,12 @@ static void run_round(unsigned no)
 	total.sent += sent_total;
 	total.delivered += delivered;
 	total.lost += lost;
+	total.dup += dups;
 	total.gone += gone;
 	total.rounds++;
 	total.deaths[p.death]++;
-	if (lost)
-		fail("%ld values lost", lost);
+	if (lost || dups)
+		fail("%ld values lost, %ld duplicated", lost, dups);
 
 	unsigned char fds_now[1024];
 	fd_list(fds_now, 1024);
