@@ -145,8 +145,8 @@ int share_update(void)
 }
 
 /* Which member of siginfo's union a record's fields come from, as the
- * kernel's siginfo_layout() decides it for the signals a process can be
- * sent (a fault or seccomp signal is sent to a thread, never to us). */
+ * kernel's siginfo_layout() decides it (a fault reaches us only when a
+ * process queues one to itself; seccomp's SIGSYS goes to a thread). */
 enum layout { LAYOUT_KILL, LAYOUT_TIMER, LAYOUT_POLL, LAYOUT_FAULT, LAYOUT_CHLD };
 
 static enum layout layout_of(int sig, int code)

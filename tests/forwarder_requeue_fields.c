@@ -2,9 +2,8 @@
 /* A record the forwarding thread took but could not write goes back to the
  * process's queue with every field the kernel gave it: a POSIX timer's id,
  * overrun and value, a SIGIO-style signal's fd and band, and a fault's
- * address. writev() is
- * wrapped (-Wl,--wrap, see the Makefile) so that the thread's next write
- * fails with EPIPE, as when the last reader has just gone: the share fd is
+ * address. writev() is wrapped (-Wl,--wrap, see the Makefile) so that the
+ * thread's next write fails with EPIPE, as when the last reader has just gone: the share fd is
  * dropped and its signal taken back with sigtimedwait() here. The user-space
  * backend only (the guest tiers, which build tests/share_*.c without the
  * wrap, do not run it). */
