@@ -8,16 +8,25 @@
  * exit or exec of the creator while a child still reads.
  *   local mode: the sequence runs twice, once on sigfd() and once on a raw
  *   signalfd(2), the oracle; the two traces must be the same.
- *   share mode: the sequence runs on a share fd (the user-space backend)
- *   and every read is checked against a reference model of sigfd(3): every
- *   signal in the mask arrives exactly once; a standard signal coalesces
- *   while a record of it is unread; real-time instances keep their order
- *   and value; signals outside the mask stay pending and arrive when the
- *   mask takes them, lowest number first; records unread when the fd is
- *   closed are gone; a forked child reads the parent's records, never its
- *   own signals; after the creator exits or execs, a reader gets the
- *   records left, then end of file.
- * Each sequence runs in a process of its own. On failure the seed is
+ *   share mode: the sequence runs on a share fd and every read is checked
+ *   against a reference model of sigfd(3), one per kind of backend (the
+ *   fd tells which: a pipe is the user-space backend's).
+ *   User space: every signal in the mask arrives exactly once; a standard
+ *   signal coalesces while a record of it is unread; real-time instances
+ *   keep their order and value; signals outside the mask stay pending and
+ *   arrive when the mask takes them, lowest number first; records unread
+ *   when the fd is closed are gone; thread-directed signals are not sent
+ *   (sigfd(3) BUGS).
+ *   Kernel (the module, SFD_CREATOR): the fd reads the creator's queues as
+ *   a signalfd in the creator thread would: its own queue first, then its
+ *   process's, lowest number first, each real-time signal's instances in
+ *   order; a read of less than a record is EINVAL; closing the fd loses
+ *   nothing; thread-directed signals (tgkill, raise) are reported.
+ *   Both: a forked child reads the parent's records, never its own
+ *   signals; after the creator exits or execs, a reader gets the records
+ *   left, then end of file.
+ * The guest tiers run the share mode with each kernel backend
+ * (kmod/guest-run.sh, kernel/run.sh). Each sequence runs in a process of its own. On failure the seed is
  * printed with the command that replays it:
  *   model_diff --seed N --mode MODE -v
  * Budget: --seeds COUNT (from --first), or --seconds S, whichever ends first. */
@@ -55,14 +64,16 @@ static char *self_exe;
 static int sigs[NSIGS];
 static sigset_t universe;
 
-/* --- the reference model of one share fd and the creator's kernel queue --- */
+/* --- the reference model of one share fd and the creator's kernel queues --- */
 struct rec {
 	int signo, code, value, status;
 	pid_t pid;
+	bool to_thread; /* in the creator thread's own queue, not its process's */
 };
-static struct rec fdq[MAX_QUEUE]; /* records in the share fd, unread, in order */
+static bool kernel_model; /* a kernel backend: the fd reads the queues themselves */
+static struct rec fdq[MAX_QUEUE]; /* user space: records in the fd, unread, in order */
 static int fdq_n;
-static struct rec kq[MAX_QUEUE]; /* pending in the kernel, not in the mask */
+static struct rec kq[MAX_QUEUE]; /* pending in the kernel (user space: not in the mask) */
 static int kq_n;
 static sigset_t model_mask;
 static bool fd_open;
@@ -86,17 +97,22 @@ static void kq_push(struct rec r)
 {
 	if (!is_rt(r.signo))
 		for (int i = 0; i < kq_n; i++)
-			if (kq[i].signo == r.signo)
-				return; /* pending once */
+			if (kq[i].signo == r.signo && kq[i].to_thread == r.to_thread)
+				return; /* pending once in each queue */
 	CHECK(kq_n < MAX_QUEUE);
 	kq[kq_n++] = r;
 }
 
-/* The mask now takes what the kernel holds: lowest number first, each
- * signal's instances in order, as the kernel dequeues them. */
+static bool wanted(const struct rec *r)
+{
+	return fd_open && sigismember(&model_mask, r->signo) == 1;
+}
+
+/* User space: the mask now takes what the kernel holds: lowest number
+ * first, each signal's instances in order, as the kernel dequeues them. */
 static void model_take_pending(void)
 {
-	if (!fd_open)
+	if (!fd_open || kernel_model)
 		return;
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (sigismember(&model_mask, sig) != 1)
@@ -113,10 +129,57 @@ static void model_take_pending(void)
 
 static void model_signal(struct rec r)
 {
-	if (fd_open && sigismember(&model_mask, r.signo) == 1)
+	if (!kernel_model && wanted(&r))
 		fd_push(r);
 	else
 		kq_push(r);
+}
+
+/* How many records a read could return now. */
+static int model_unread(void)
+{
+	int n = 0;
+
+	if (!kernel_model)
+		return fdq_n;
+	for (int i = 0; i < kq_n; i++)
+		n += wanted(&kq[i]);
+	return n;
+}
+
+/* Kernel: the next record dequeue_signal() gives the creator thread: its
+ * own queue before its process's, lowest number first, the oldest instance. */
+static int kernel_next(void)
+{
+	int best = -1;
+
+	for (int pass = 0; pass < 2 && best < 0; pass++)
+		for (int i = 0; i < kq_n; i++)
+			if (kq[i].to_thread == (pass == 0) && wanted(&kq[i]) &&
+			    (best < 0 || kq[i].signo < kq[best].signo))
+				best = i;
+	return best;
+}
+
+/* The records a read of at most max records must return, in order, taken
+ * out of the model; their number. */
+static int model_take(struct rec *out, int max)
+{
+	int n = 0;
+
+	if (!kernel_model) {
+		n = fdq_n < max ? fdq_n : max;
+		memcpy(out, fdq, (size_t)n * sizeof fdq[0]);
+		memmove(fdq, fdq + n, (size_t)(fdq_n - n) * sizeof fdq[0]);
+		fdq_n -= n;
+		return n;
+	}
+	for (int i; n < max && (i = kernel_next()) >= 0; n++) {
+		out[n] = kq[i];
+		memmove(kq + i, kq + i + 1, (size_t)(kq_n - i - 1) * sizeof kq[0]);
+		kq_n--;
+	}
+	return n;
 }
 
 /* --- the run --- */
@@ -227,19 +290,23 @@ static void do_read(size_t size)
 			   buf[i].ssi_status);
 		return;
 	}
-	int want = fdq_n < (int)(size / RECORD) ? fdq_n : (int)(size / RECORD);
-	if (want == 0) {
-		if (n != -1 || err != EAGAIN)
-			FAIL("read of %zu returned %zd (%s); the model has %d unread", size, n,
-			     strerror(err), fdq_n);
+	if (size < (size_t)RECORD) { /* a kernel backend only: the signalfd rule */
+		if (n != -1 || err != EINVAL)
+			FAIL("read of %zu returned %zd (%s), not EINVAL", size, n, strerror(err));
 		return;
 	}
-	if (n != want * RECORD)
-		FAIL("read of %zu returned %zd; the model wants %d records", size, n, want);
-	for (int i = 0; i < want; i++)
-		check_record(&buf[i], &fdq[i]);
-	memmove(fdq, fdq + want, (size_t)(fdq_n - want) * sizeof fdq[0]);
-	fdq_n -= want;
+	struct rec want[8];
+	int unread = model_unread(), k = model_take(want, (int)(size / RECORD));
+	if (k == 0) {
+		if (n != -1 || err != EAGAIN)
+			FAIL("read of %zu returned %zd (%s); the model has %d unread", size, n,
+			     strerror(err), unread);
+		return;
+	}
+	if (n != k * RECORD)
+		FAIL("read of %zu returned %zd; the model wants %d records", size, n, k);
+	for (int i = 0; i < k; i++)
+		check_record(&buf[i], &want[i]);
 }
 
 static void do_poll(void)
@@ -249,9 +316,9 @@ static void do_poll(void)
 	SAY("poll: %#x", ev);
 	if (!share)
 		tr("poll %#x", ev);
-	else if (!!(ev & POLLIN) != (fdq_n > 0))
+	else if (!!(ev & POLLIN) != (model_unread() > 0))
 		FAIL("poll says %s; the model has %d unread", ev & POLLIN ? "readable" : "not readable",
-		     fdq_n);
+		     model_unread());
 }
 
 /* A child that sends sig (queued with value when rt) to us, then waits
@@ -272,14 +339,14 @@ static void from_other(int sig, int value, int status)
 	}
 	get_byte(sent[0]);
 	if (sig)
-		model_signal((struct rec){ sig, is_rt(sig) ? SI_QUEUE : SI_USER, value, 0, child });
+		model_signal((struct rec){ sig, is_rt(sig) ? SI_QUEUE : SI_USER, value, 0, child, false });
 	settle_now();
 	put_byte(go[1]);
 	int st;
 	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == status);
 	close_pair(go);
 	close_pair(sent);
-	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, status, child });
+	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, status, child, false });
 	settle_now();
 	tr("child exited %d", status);
 }
@@ -288,7 +355,7 @@ static void from_other(int sig, int value, int status)
  * reach our fd, and reads k records, the parent's in share mode. */
 static void fork_reader(void)
 {
-	int k = fdq_n ? (int)rnd((unsigned)fdq_n + 1) : (int)rnd(2);
+	int unread = model_unread(), k = unread ? (int)rnd((unsigned)unread + 1) : (int)rnd(2);
 	int sig = sigs[rnd(NSIGS)], st;
 	pid_t child;
 
@@ -312,22 +379,22 @@ static void fork_reader(void)
 	if (share) {
 		if (WEXITSTATUS(st) != 0)
 			FAIL("the forked child's reads disagree with the model");
-		int gone = k < fdq_n ? k : fdq_n;
-		memmove(fdq, fdq + gone, (size_t)(fdq_n - gone) * sizeof fdq[0]);
-		fdq_n -= gone;
+		struct rec gone[MAX_QUEUE];
+		model_take(gone, k); /* what the child read, as it checked */
 	}
 	tr("forked child: %d", WEXITSTATUS(st));
-	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, WEXITSTATUS(st), child });
+	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, WEXITSTATUS(st), child, false });
 	settle_now();
 }
 
 static void send_self(void)
 {
 	int sig = sigs[rnd(NSIGS)], how = rnd(4), value = (int)rnd(1000);
-	struct rec r = { sig, SI_USER, 0, 0, getpid() };
+	struct rec r = { sig, SI_USER, 0, 0, getpid(), false };
 
-	/* Thread-directed signals are not in share mode (sigfd(3) BUGS). */
-	if (share && how >= 2)
+	/* Thread-directed signals are not in the user-space backend (sigfd(3)
+	 * BUGS); the kernel backends report the creator thread's own queue. */
+	if (share && !kernel_model && how >= 2)
 		how = rnd(2);
 	switch (how) {
 	case 0:
@@ -341,10 +408,12 @@ static void send_self(void)
 	case 2:
 		CHECK(syscall(SYS_tgkill, getpid(), getpid(), sig) == 0);
 		r.code = SI_TKILL;
+		r.to_thread = true;
 		break;
 	default:
 		CHECK(raise(sig) == 0);
 		r.code = SI_TKILL;
+		r.to_thread = true;
 		break;
 	}
 	SAY("send %d how %d value %d", sig, how, value);
@@ -356,21 +425,23 @@ static void step(void)
 {
 	unsigned what = rnd(100);
 
-	if (share && fdq_n >= MAX_UNREAD)
+	if (share && model_unread() >= MAX_UNREAD)
 		what = 40; /* read: keep within what the fd surely holds */
 	if (what < 40) {
 		if (!fd_open)
 			return;
-		if (what < 30 && fdq_n + 1 < MAX_UNREAD)
+		if (what < 30 && model_unread() + 1 < MAX_UNREAD)
 			send_self();
-		else if (fdq_n + 2 < MAX_UNREAD || !share)
+		else if (model_unread() + 2 < MAX_UNREAD || !share)
 			from_other(rnd(4) ? sigs[rnd(NSIGS)] : 0, (int)rnd(1000), (int)rnd(256));
 	} else if (what < 70) {
 		if (!fd_open)
 			return;
-		/* Whole records in share mode (a part record is sigfd(3) BUGS). */
-		size_t size = share ? (size_t)(1 + rnd(8)) * RECORD
-				    : (size_t)(rnd(4) ? (1 + rnd(8)) * RECORD : rnd(3 * RECORD));
+		/* Whole records for the user-space backend (a part record is
+		 * sigfd(3) BUGS); any size elsewhere. */
+		size_t size = share && !kernel_model
+				      ? (size_t)(1 + rnd(8)) * RECORD
+				      : (size_t)(rnd(4) ? (1 + rnd(8)) * RECORD : rnd(3 * RECORD));
 		do_read(size);
 	} else if (what < 80) {
 		if (fd_open)
@@ -384,8 +455,9 @@ static void step(void)
 		CHECK(set_mask(&m) == 0);
 		tr("setmask");
 		if (share) {
-			/* Signals leaving the mask stay where they are (records taken
-			 * stay in the fd); signals joining it are taken now. */
+			/* User space: signals leaving the mask stay where they are
+			 * (records taken stay in the fd); signals joining it are
+			 * taken now. Kernel: the mask filters the queues as they are. */
 			model_mask = m;
 			model_take_pending();
 			settle_now();
@@ -395,7 +467,7 @@ static void step(void)
 			SAY("close");
 			CHECK(close(fd) == 0);
 			fd_open = false;
-			fdq_n = 0; /* unread records go with the fd */
+			fdq_n = 0; /* user space: unread records go with the fd */
 			fd = -1;
 			if (share)
 				WAIT_UNTIL(forwarders() == 0);
@@ -422,12 +494,14 @@ static void finale(int sock)
 	bool exec_it = rnd(2);
 
 	settle_now();
-	SAY("finale: %s, %d unread", exec_it ? "exec" : "exit", fdq_n);
+	SAY("finale: %s, %d unread", exec_it ? "exec" : "exit", model_unread());
 	if (share && fd_open) {
+		static struct rec left[MAX_QUEUE];
+		int n = model_take(left, MAX_QUEUE);
 		send_fd(sock, fd);
-		CHECK(write(sock, &fdq_n, sizeof fdq_n) == (ssize_t)sizeof fdq_n);
-		CHECK(write(sock, fdq, (size_t)fdq_n * sizeof fdq[0]) ==
-		      (ssize_t)((size_t)fdq_n * sizeof fdq[0]));
+		CHECK(write(sock, &n, sizeof n) == (ssize_t)sizeof n);
+		CHECK(write(sock, left, (size_t)n * sizeof left[0]) ==
+		      (ssize_t)((size_t)n * sizeof left[0]));
 	} else {
 		int none = -1;
 		CHECK(write(sock, &none, sizeof none) == (ssize_t)sizeof none);
@@ -444,9 +518,14 @@ static void finale(int sock)
 
 static void run(int sock, int nops)
 {
+	struct stat st;
+
 	random_mask(&model_mask);
 	CHECK((fd = open_fd(&model_mask)) >= 0);
 	fd_open = true;
+	CHECK(fstat(fd, &st) == 0);
+	kernel_model = share && !S_ISFIFO(st.st_mode);
+	SAY("%s model", kernel_model ? "kernel" : share ? "user-space" : "local");
 	for (op_no = 0; op_no < nops; op_no++)
 		step();
 	finale(sock);

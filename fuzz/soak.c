@@ -183,11 +183,13 @@ static void write_all(int fd, const void *buf, size_t n)
 }
 
 /* A read of the current contents without waiting, whatever O_NONBLOCK the
- * shared file description has (another process may toggle it). */
+ * shared file description has. A kernel backend's fd has no RWF_NOWAIT;
+ * the creator makes those nonblocking (creator_open()). */
 static ssize_t read_nowait(int fd, void *buf, size_t n)
 {
 	struct iovec v = { .iov_base = buf, .iov_len = n };
-	return syscall(SYS_preadv2, fd, &v, 1, -1L, -1L, RWF_NOWAIT);
+	ssize_t got = syscall(SYS_preadv2, fd, &v, 1, -1L, -1L, RWF_NOWAIT);
+	return got < 0 && errno == EOPNOTSUPP ? read(fd, buf, n) : got;
 }
 
 /* ------------------------------------------------------------------ */
@@ -552,9 +554,15 @@ static void creator_run(const struct round *p)
 		sigaddset(&cr.mask[p->owner[k]], counted_sig(k));
 	sigaddset(&cr.mask[0], SIGUSR1);
 	for (int i = 0; i < p->nfd; i++) {
+		struct stat st;
 		cr.fd[i] = sigfd(&cr.mask[i], p->flags[i]);
 		if (cr.fd[i] < 0)
 			fail("creator: sigfd: %s", strerror(errno));
+		/* A kernel backend's fd (not a pipe): a reader that finds it
+		 * empty must not block, as RWF_NOWAIT does on a pipe. */
+		MUST(fstat(cr.fd[i], &st) == 0);
+		if (!S_ISFIFO(st.st_mode))
+			MUST(fcntl(cr.fd[i], F_SETFL, O_NONBLOCK) == 0);
 	}
 	if (p->inherit) {
 		/* Forked while only the forwarding thread runs (it never

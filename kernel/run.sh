@@ -5,8 +5,10 @@
 # tinyconfig kernel with the options in kernel/config.options, boot it under
 # QEMU (TCG) and run, with SIGFD_BACKEND=native: the series' kselftest
 # (tools/testing/selftests/signalfd), the share suite tests/share_*.c, the
-# module's semantic tests listed in kernel/kmod-tests, and
-# tests/errors_native_absent.c (its branch for a kernel with the flag). The built kernel and
+# module's semantic tests listed in kernel/kmod-tests,
+# tests/errors_native_absent.c (its branch for a kernel with the flag), and
+# in suite "model" fuzz/model_diff (share mode against the kernel backends'
+# model) and fuzz/soak. The built kernel and
 # selftest are cached under the hash of the source package version, the
 # series, the options and this script's build recipe, so a rerun boots at once.
 #
@@ -23,6 +25,8 @@
 #   KPATCH_EXTRA='prog ...'   more static programs copied to /x in the guest
 #   KPATCH_EXTRA_RUN='cmd; cmd'  commands run after the tests (default: each
 #                             KPATCH_EXTRA program without arguments)
+#   KPATCH_MODEL_SEEDS=500    model/model_diff: sequences (seeds 1..N; about 30 a second)
+#   KPATCH_SOAK_SECONDS=10    model/soak: seconds of rounds (seed 1)
 #   KPATCH_SMP=2 KPATCH_MEM=512  guest CPUs and MiB
 #   KPATCH_TIMEOUT=900        whole guest run; KPATCH_TEST_TIMEOUT=120 per test
 #   KPATCH_JOBS=2             make -j for the kernel build (the CPU is shared)
@@ -193,18 +197,14 @@ build_kernel() {
 	note "built $PKG $PKGVER + series in $((t2 - t0))s (unpack $((t1 - t0))s); cached as $KEY"
 }
 
+. kernel/guest/lib.sh
 CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
 
 build_programs() {
 	rm -rf "$out/obj" "$out/root"
 	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" \
 		"$out/root/t/lib" "$out/root/x"
-	for src in src/*.c; do
-		gcc $CFLAGS_GUEST -c -o "$out/obj/$(basename "$src" .c).o" "$src" ||
-			die "cannot build $src"
-	done
-	rm -f "$out/libsigfd.a"
-	ar rcs "$out/libsigfd.a" "$out"/obj/*.o
+	guest_library
 	# The module's tests, each beside our helper header instead of theirs.
 	cp kernel/guest/kmod_util.h "$out/obj/kmod/"
 	for name in $(grep -v '^#' kernel/kmod-tests); do
@@ -219,48 +219,22 @@ build_programs() {
 		tests/share_*) suite=share ;;
 		*) suite=lib ;;
 		esac
-		name=$(basename "$src" .c)
-		{
-			gcc $CFLAGS_GUEST -static -o "$out/root/t/$suite/$name" "$src" \
-				"$out/libsigfd.a" 2>"$out/obj/$name.log" || echo "$src" >>"$out/obj/failed"
-		} &
+		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)"
 	done
-	wait
-	if [ -s "$out/obj/failed" ]; then
-		for src in $(cat "$out/obj/failed"); do cat "$out/obj/$(basename "$src" .c).log" >&2; done
-		die "cannot build: $(tr '\n' ' ' <"$out/obj/failed")"
-	fi
-	for x in ${KPATCH_EXTRA:-}; do
-		[ -f "$x" ] || die "KPATCH_EXTRA: no such file: $x"
-		cp "$x" "$out/root/x/"
-	done
+	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}"
+	guest_programs_wait
+	# shellcheck disable=SC2086 # a list of files
+	guest_extra KPATCH_EXTRA ${KPATCH_EXTRA:-}
 }
 
 build_initramfs() {
-	r=$out/root
-	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
-	cp /bin/busybox "$r/bin/busybox"
-	for applet in $(/bin/busybox --list); do
-		[ -e "$r/bin/$applet" ] || ln -s busybox "$r/bin/$applet"
-	done
-	for d in sbin usr/bin usr/sbin; do
-		mkdir -p "$(dirname "$r/$d")" && ln -sfn /bin "$r/$d"
-	done
-	cp kernel/guest/init.sh "$r/init"
-	chmod 755 "$r/init"
-	{
-		echo "TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-120}"
-		echo "EXTRA_TIMEOUT=${KPATCH_EXTRA_TIMEOUT:-900}"
-		printf 'ONLY=%s\n' "'${KPATCH_ONLY:-}'"
-		if [ -n "${KPATCH_EXTRA_RUN:-}" ]; then
-			printf 'EXTRA_RUN=%s\n' "'$KPATCH_EXTRA_RUN'"
-		else
-			run=
-			for x in ${KPATCH_EXTRA:-}; do run="$run$(basename "$x");"; done
-			printf 'EXTRA_RUN=%s\n' "'$run'"
-		fi
-	} >"$r/config"
-	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
+	guest_busybox
+	cp kernel/guest/init.sh "$out/root/init"
+	chmod 755 "$out/root/init"
+	# shellcheck disable=SC2086
+	guest_config "${KPATCH_TEST_TIMEOUT:-120}" "${KPATCH_EXTRA_TIMEOUT:-900}" "${KPATCH_ONLY:-}" \
+		"${KPATCH_EXTRA_RUN:-}" ${KPATCH_EXTRA:-} >"$out/root/config"
+	guest_initramfs
 }
 
 # Read the console log; print the per-test report; exit status is the verdict.

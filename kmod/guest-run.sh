@@ -11,9 +11,10 @@
 #   sh kmod/guest-run.sh --build    build the module only (make kmod)
 #   sh kmod/guest-run.sh --missing  print the missing packages, exit 1 if any
 #
-# Guest programs: kmod/tests/*.c (suite "kmod") and tests/share_*.c (suite
-# "share"), each one self-contained and linked with libsigfd, run with
-# SIGFD_BACKEND=kernel. Share tests listed in kmod/share-known-differences
+# Guest programs: kmod/tests/*.c (suite "kmod"), tests/share_*.c (suite
+# "share") and, in suite "model", fuzz/model_diff (share mode checked against
+# the kernel backends' model) and fuzz/soak, each one self-contained and
+# linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed in kmod/share-known-differences
 # (expectations only the user-space backend meets) count as XFAIL, not as
 # failures. Environment:
 #   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
@@ -27,6 +28,8 @@
 #   KMOD_EXTRA='prog ...'       more static programs (or scripts) copied to /x in the guest
 #   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
 #                               KMOD_EXTRA program without arguments); their output is shown
+#   KMOD_MODEL_SEEDS=500        model/model_diff: sequences (seeds 1..N; about 60 a second)
+#   KMOD_SOAK_SECONDS=10        model/soak: seconds of rounds (seed 1)
 #   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
 #   KMOD_NO_INSTALL=1           never apt-get, even as root
@@ -169,64 +172,33 @@ fetch_kernel() {
 	rm -rf "$tmp"
 }
 
+. kernel/guest/lib.sh
 CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
 
 build_programs() {
 	rm -rf "$out/obj" "$out/root"
 	mkdir -p "$out/obj" "$out/root/t/kmod" "$out/root/t/share" "$out/root/x"
-	for src in src/*.c; do
-		gcc $CFLAGS_GUEST -c -o "$out/obj/$(basename "$src" .c).o" "$src" ||
-			die "cannot build $src"
-	done
-	rm -f "$out/libsigfd.a"
-	ar rcs "$out/libsigfd.a" "$out"/obj/*.o
-	# Static links are slow: one job per program, all at once.
+	guest_library
 	for src in kmod/tests/*.c tests/share_*.c; do
 		[ -f "$src" ] || continue
 		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
-		name=$(basename "$src" .c)
-		{
-			gcc $CFLAGS_GUEST -Ikmod -static -o "$out/root/t/$suite/$name" "$src" \
-				"$out/libsigfd.a" 2>"$out/obj/$name.log" || echo "$src" >>"$out/obj/failed"
-		} &
+		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)" -Ikmod
 	done
-	wait
-	if [ -s "$out/obj/failed" ]; then
-		for src in $(cat "$out/obj/failed"); do cat "$out/obj/$(basename "$src" .c).log" >&2; done
-		die "cannot build: $(tr '\n' ' ' <"$out/obj/failed")"
-	fi
-	for x in ${KMOD_EXTRA:-}; do
-		[ -f "$x" ] || die "KMOD_EXTRA: no such file: $x"
-		cp "$x" "$out/root/x/"
-	done
+	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}"
+	guest_programs_wait
+	# shellcheck disable=SC2086 # a list of files
+	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}
 }
 
 build_initramfs() {
-	r=$out/root
-	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
-	cp /bin/busybox "$r/bin/busybox"
-	for applet in $(/bin/busybox --list); do
-		[ -e "$r/bin/$applet" ] || ln -s busybox "$r/bin/$applet"
-	done
-	for d in sbin usr/bin usr/sbin; do
-		mkdir -p "$(dirname "$r/$d")" && ln -sfn /bin "$r/$d"
-	done
-	cp "$out/sigfd.ko" "$r/sigfd.ko"
-	cp kmod/guest-init.sh "$r/init"
-	chmod 755 "$r/init"
-	{
-		echo "TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-60}"
-		echo "EXTRA_TIMEOUT=${KMOD_EXTRA_TIMEOUT:-600}"
-		printf 'ONLY=%s\n' "'${KMOD_ONLY:-}'"
-		if [ -n "${KMOD_EXTRA_RUN:-}" ]; then
-			printf 'EXTRA_RUN=%s\n' "'$KMOD_EXTRA_RUN'"
-		else
-			run=
-			for x in ${KMOD_EXTRA:-}; do run="$run$(basename "$x");"; done
-			printf 'EXTRA_RUN=%s\n' "'$run'"
-		fi
-	} >"$r/config"
-	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
+	guest_busybox
+	cp "$out/sigfd.ko" "$out/root/sigfd.ko"
+	cp kmod/guest-init.sh "$out/root/init"
+	chmod 755 "$out/root/init"
+	# shellcheck disable=SC2086
+	guest_config "${KMOD_TEST_TIMEOUT:-60}" "${KMOD_EXTRA_TIMEOUT:-600}" "${KMOD_ONLY:-}" \
+		"${KMOD_EXTRA_RUN:-}" ${KMOD_EXTRA:-} >"$out/root/config"
+	guest_initramfs
 }
 
 # Read the console log; print the per-test report; exit status is the verdict.
