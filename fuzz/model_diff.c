@@ -25,9 +25,9 @@
  *   Both: a forked child reads the parent's records, never its own
  *   signals; after the creator exits or execs, a reader gets the records
  *   left, then end of file.
- * The guest tiers run the share mode with each kernel backend
- * (kmod/guest-run.sh, kernel/run.sh). Each sequence runs in a process of its own. On failure the seed is
- * printed with the command that replays it:
+ * The guest tiers run share mode on each kernel backend (kmod/guest-run.sh,
+ * kernel/run.sh). Each sequence runs in a process of its own. On failure
+ * the seed is printed with the command that replays it:
  *   model_diff --seed N --mode MODE -v
  * Budget: --seeds COUNT (from --first), or --seconds S, whichever ends first. */
 #include <pthread.h>
