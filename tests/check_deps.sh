@@ -23,7 +23,7 @@ grep -q 'apt-get install mandoc jq .*busybox-static' "$tmp/err" || { cat "$tmp/e
 
 # Nothing faked: the stamp exactly when the real system has everything.
 real=$(sh kmod/guest-run.sh --missing 2>/dev/null) || true
-for p in mandoc pkg-config jq; do
+for p in mandoc pkg-config jq stress-ng; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || real="$real $p"
 done
 run "" || { echo "check-deps failed: $(cat "$tmp/err")"; exit 1; }
