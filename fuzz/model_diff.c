@@ -4,7 +4,8 @@
  * and real-time, kill, sigqueue with a value, raise, tgkill, from this
  * process or another one, SIGCHLD from children exiting with random
  * statuses), reads with random buffer sizes, polls, mask changes, closing
- * and opening the descriptor, fork with the child reading, and at the end
+ * and opening the descriptor, fork with the child reading, in share mode
+ * threads sending while the main thread reads (burst()), and at the end
  * exit or exec of the creator while a child still reads.
  *   local mode: the sequence runs twice, once on sigfd() and once on a raw
  *   signalfd(2), the oracle; the two traces must be the same.
@@ -32,6 +33,7 @@
  * Budget: --seeds COUNT (from --first), or --seconds S, whichever ends first. */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/signalfd.h>
@@ -262,12 +264,17 @@ static void random_mask(sigset_t *m)
 			sigaddset(m, sigs[i]);
 }
 
+static bool same_record(const struct sigfd_siginfo *got, const struct rec *want)
+{
+	return (int)got->ssi_signo == want->signo && got->ssi_code == want->code &&
+	       (pid_t)got->ssi_pid == want->pid &&
+	       (want->code != SI_QUEUE || got->ssi_int == want->value) &&
+	       (want->signo != SIGCHLD || got->ssi_status == want->status);
+}
+
 static void check_record(const struct sigfd_siginfo *got, const struct rec *want)
 {
-	if ((int)got->ssi_signo != want->signo || got->ssi_code != want->code ||
-	    (pid_t)got->ssi_pid != want->pid ||
-	    (want->code == SI_QUEUE && got->ssi_int != want->value) ||
-	    (want->signo == SIGCHLD && got->ssi_status != want->status))
+	if (!same_record(got, want))
 		FAIL("read signal %u code %d pid %u int %d status %d; the model wants signal %d "
 		     "code %d pid %d int %d status %d",
 		     got->ssi_signo, got->ssi_code, got->ssi_pid, got->ssi_int, got->ssi_status,
@@ -387,6 +394,144 @@ static void fork_reader(void)
 	settle_now();
 }
 
+/* --- threads at once (share mode) --- */
+#define MAX_SENDERS 3
+#define MAX_SENDS 8
+#define THREAD_VALUE (1 << 16) /* a sender's value: THREAD_VALUE * (thread + 1) + its number */
+
+struct sender {
+	pthread_t id;
+	int t, n, sig[MAX_SENDS];
+};
+static atomic_int senders_running;
+
+/* Process-directed, as a signal from any thread of the creator is. */
+static void *sender_main(void *arg)
+{
+	struct sender *s = arg;
+
+	for (int i = 0; i < s->n; i++) {
+		int sig = s->sig[i];
+		CHECK(is_rt(sig) ? sigqueue(getpid(), sig, int_val(THREAD_VALUE * (s->t + 1) + i)) == 0
+				 : kill(getpid(), sig) == 0);
+	}
+	atomic_fetch_sub(&senders_running, 1);
+	return NULL;
+}
+
+/* Threads send signals of the mask while this thread reads, then what is
+ * left is drained. What the model held before is read exactly once with
+ * its siginfo; each real-time value sent exactly once, a thread's values of
+ * one signal in the order it sent them; a standard signal sent at least
+ * once, at most as often as it was sent or held (it may coalesce). The
+ * plan comes from the seed; reads while the threads run use an RNG of
+ * their own, as how many there are depends on the timing. */
+static void burst(void)
+{
+	static struct rec pre[MAX_QUEUE];
+	static struct sigfd_siginfo got[MAX_QUEUE];
+	static bool pre_seen[MAX_QUEUE];
+	struct sender snd[MAX_SENDERS];
+	int in_mask[NSIGS], nin = 0, nsnd = 1 + (int)rnd(MAX_SENDERS), ngot = 0;
+	int std_sent[NSIG] = { 0 }, std_held[NSIG] = { 0 }, std_got[NSIG] = { 0 };
+	int last[MAX_SENDERS][MAX_SENDS];
+	uint64_t read_rng = rng | 1;
+
+	for (int i = 0; i < NSIGS; i++)
+		if (sigismember(&model_mask, sigs[i]) == 1)
+			in_mask[nin++] = sigs[i];
+	if (nin == 0)
+		return;
+	for (int t = 0; t < nsnd; t++) {
+		snd[t].t = t;
+		snd[t].n = 1 + (int)rnd(MAX_SENDS);
+		for (int i = 0; i < snd[t].n; i++) {
+			snd[t].sig[i] = in_mask[rnd((unsigned)nin)];
+			last[t][i] = 0;
+			if (!is_rt(snd[t].sig[i]))
+				std_sent[snd[t].sig[i]]++;
+		}
+	}
+	int npre = model_take(pre, MAX_QUEUE);
+	for (int j = 0; j < npre; j++) {
+		pre_seen[j] = false;
+		if (!is_rt(pre[j].signo))
+			std_held[pre[j].signo]++;
+	}
+	SAY("burst: %d threads, %d records held", nsnd, npre);
+	atomic_store(&senders_running, nsnd);
+	for (int t = 0; t < nsnd; t++)
+		CHECK(pthread_create(&snd[t].id, NULL, sender_main, &snd[t]) == 0);
+	for (bool draining = false;;) {
+		if (!draining && atomic_load(&senders_running) == 0) {
+			for (int t = 0; t < nsnd; t++)
+				CHECK(pthread_join(snd[t].id, NULL) == 0);
+			settle_now();
+			draining = true;
+		}
+		if (!draining)
+			poll_events(fd, POLLIN, 1);
+		read_rng ^= read_rng << 13;
+		read_rng ^= read_rng >> 7;
+		read_rng ^= read_rng << 17;
+		size_t room = (size_t)(MAX_QUEUE - ngot) * sizeof got[0];
+		size_t size = (size_t)(1 + read_rng % 8) * RECORD;
+		ssize_t n = read(fd, got + ngot, size < room ? size : room);
+		if (n < 0 && errno == EAGAIN && draining)
+			break;
+		if (n < 0 && errno == EAGAIN)
+			continue;
+		if (n <= 0 || n % RECORD != 0)
+			FAIL("burst: read returned %zd (%s)", n, n < 0 ? strerror(errno) : "");
+		ngot += (int)(n / RECORD);
+	}
+	for (int k = 0; k < ngot; k++) {
+		const struct sigfd_siginfo *g = &got[k];
+		int sig = (int)g->ssi_signo, v = g->ssi_int;
+		if (is_rt(sig) && g->ssi_code == SI_QUEUE && v >= THREAD_VALUE) {
+			int t = v / THREAD_VALUE - 1, i = v % THREAD_VALUE;
+			if (t >= nsnd || i >= snd[t].n || snd[t].sig[i] != sig ||
+			    (pid_t)g->ssi_pid != getpid())
+				FAIL("burst: signal %d value %#x pid %u: no thread sent it", sig,
+				     (unsigned)v, g->ssi_pid);
+			for (int j = i; j < snd[t].n; j++)
+				if (snd[t].sig[j] == sig && last[t][j])
+					FAIL("burst: thread %d's signal %d number %d read after a later one or twice",
+					     t, sig, i);
+			last[t][i] = 1;
+			continue;
+		}
+		/* Held before: the oldest unread of that signal, as the model has it. */
+		int j = 0;
+		while (j < npre && (pre_seen[j] || pre[j].signo != sig || (!is_rt(sig) && !same_record(g, &pre[j]))))
+			j++;
+		if (j < npre) {
+			check_record(g, &pre[j]);
+			pre_seen[j] = true;
+		} else if (is_rt(sig) || !std_sent[sig]) {
+			FAIL("burst: signal %d code %d value %d: neither held before nor sent", sig,
+			     g->ssi_code, v);
+		}
+		if (!is_rt(sig))
+			std_got[sig]++;
+	}
+	for (int j = 0; j < npre; j++)
+		if (!pre_seen[j])
+			FAIL("burst: signal %d, held before, never read", pre[j].signo);
+	for (int t = 0; t < nsnd; t++)
+		for (int i = 0; i < snd[t].n; i++)
+			if (is_rt(snd[t].sig[i]) && !last[t][i])
+				FAIL("burst: thread %d's signal %d number %d never read", t, snd[t].sig[i], i);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (std_sent[sig] && !std_got[sig])
+			FAIL("burst: signal %d sent %d times, never read", sig, std_sent[sig]);
+		if (std_got[sig] > std_sent[sig] + std_held[sig])
+			FAIL("burst: signal %d read %d times, sent %d, held %d", sig, std_got[sig],
+			     std_sent[sig], std_held[sig]);
+	}
+	SAY("burst: %d records read", ngot);
+}
+
 static void send_self(void)
 {
 	int sig = sigs[rnd(NSIGS)], how = rnd(4), value = (int)rnd(1000);
@@ -480,9 +625,11 @@ static void step(void)
 			settle_now();
 		}
 		tr("open/close");
-	} else {
+	} else if (what < 97 || !share) {
 		if (fd_open)
 			fork_reader();
+	} else if (fd_open) {
+		burst();
 	}
 }
 

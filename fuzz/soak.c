@@ -421,6 +421,7 @@ static struct creator {
 	pthread_mutex_t lock;
 	int stop[2];                 /* the workers' stop: closed */
 	atomic_long forks, moves, extras;
+	atomic_bool execing;         /* the main thread is in execv() */
 } cr;
 
 /* Wait up to ms for the stop; true when it came. */
@@ -430,10 +431,26 @@ static bool stopping(int ms)
 	return poll(&p, 1, ms) > 0;
 }
 
+/* A kernel backend ends the exec'ing creator's fds at the exec's point of
+ * no return, while the other threads run on until de_thread() kills them:
+ * their mask changes then fail with EPERM (sigfd(3) ERRORS), and such a
+ * thread waits for its end. */
+static void creator_setmask(int fd, const sigset_t *mask, const char *what)
+{
+	if (sigfd_setmask(fd, mask) == 0)
+		return;
+	if (errno == EPERM && atomic_load(&cr.execing))
+		for (;;)
+			pause();
+	fail("creator: sigfd_setmask(%s): %s", what, strerror(errno));
+}
+
 static void set_mask(int i)
 {
-	if (sigfd_setmask(cr.fd[i], &cr.mask[i]) != 0)
-		fail("creator: sigfd_setmask(fd %d): %s", i, strerror(errno));
+	char what[16];
+
+	snprintf(what, sizeof what, "fd %d", i);
+	creator_setmask(cr.fd[i], &cr.mask[i], what);
 }
 
 /* Moves counted signals between counted fds (out of one mask, then into
@@ -488,8 +505,7 @@ static void *extra_worker(void *arg)
 				fail("creator: sigfd: %s", strerror(errno));
 			atomic_fetch_add(&cr.extras, 1);
 		} else if (rnd(&r, 2)) {
-			if (sigfd_setmask(open_fd[slot], &m) != 0)
-				fail("creator: sigfd_setmask(extra): %s", strerror(errno));
+			creator_setmask(open_fd[slot], &m, "extra");
 			struct sigfd_siginfo rec[4];
 			if (read(open_fd[slot], rec, sizeof rec) < 0 && errno != EAGAIN)
 				fail("creator: read(extra): %s", strerror(errno));
@@ -616,6 +632,7 @@ static void creator_run(const struct round *p)
 			exit(0); /* the library's exit: pending records written, then EOF */
 		} else if (c == 'k') {
 			char *argv[] = { "soak", "--exec-image", NULL };
+			atomic_store(&cr.execing, true);
 			execv(self_exe, argv);
 			fail("creator: exec %s: %s", self_exe, strerror(errno));
 		}
