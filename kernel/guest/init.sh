@@ -1,101 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # /init of the patched-kernel guest (busybox): runs the kernel selftest
-# (/t/selftest), the share suite (/t/share) and the module's semantic tests
-# that apply to SFD_CREATOR (/t/kmod), all with SIGFD_BACKEND=native, then the
-# extra commands, and powers off. Every line the host judges starts GUEST-.
-export PATH=/bin:/x HOME=/ TMPDIR=/tmp
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm
-. /config
-
-echo # SeaBIOS leaves its last line unterminated
-read -r up _ </proc/uptime
-echo "GUEST-BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) init-at=${up}s"
-
-centis() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
-
-# Kill whatever a test left behind. Builtins only: no fork of ours may be
-# caught in the sweep.
-sweep() {
-	for p in /proc/[0-9]*; do
-		pid=${p#/proc/}
-		[ "$pid" = 1 ] || [ "$pid" = 2 ] && continue
-		read -r line <"$p/stat" 2>/dev/null || continue
-		set -- $line
-		[ "$4" = 2 ] && continue # a kernel thread
-		kill -9 "$pid" 2>/dev/null
-	done
-}
-
-selected() {
-	[ -z "$ONLY" ] && return 0
-	for pat in $ONLY; do
-		case $1 in $pat) return 0 ;; esac
-	done
-	return 1
-}
-
-names=
-for t in /t/*/*; do
-	[ -x "$t" ] || continue
-	name=${t#/t/}
-	selected "$name" && names="$names $name"
-done
-echo "GUEST-EXPECT:$names"
-
-for name in $names; do
-	t0=$(centis)
-	# Under TCG a fork costs ten times more: the stress test forks 200 times.
-	if SIGFD_STRESS_FORKS=200 SIGFD_BACKEND=native timeout "$TEST_TIMEOUT" "/t/$name" >/tmp/out 2>&1; then
-		verdict=PASS
-	else
-		rc=$?
-		verdict="FAIL exit=$rc"
-		[ $rc = 143 ] && verdict="FAIL timed-out-after-${TEST_TIMEOUT}s"
-	fi
-	# A kselftest passes only with every test passed and none skipped.
-	case $name in selftest/*)
-		if [ "$verdict" = PASS ] && ! grep -q '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:0 error:0' /tmp/out; then
-			verdict="FAIL totals"
-		fi
-		grep '^# Totals' /tmp/out | sed 's/^/GUEST-SELFTEST: /' ;;
-	esac
-	t1=$(centis)
-	sweep
-	el=$((t1 - t0))
-	echo "GUEST-RESULT: $name $verdict $((el / 100)).$((el / 10 % 10))s"
-	case $verdict in FAIL*)
-		case $name in
-		selftest/*) grep -B 8 '^not ok' /tmp/out ;;
-		*) tail -n 40 /tmp/out ;;
-		esac | sed 's/^/GUEST-OUT: /' ;;
-	esac
-done
-
-n=0
-IFS=';'
-for cmd in $EXTRA_RUN; do
-	unset IFS
-	set -- $cmd
-	[ $# -gt 0 ] || continue
-	n=$((n + 1))
-	echo "GUEST-EXPECT: extra-$n"
-	echo "GUEST-EXTRA: extra-$n: $*"
-	t0=$(centis)
-	if timeout "$EXTRA_TIMEOUT" "$@" >/tmp/out 2>&1; then verdict=PASS; else verdict="FAIL exit=$?"; fi
-	t1=$(centis)
-	sweep
-	sed 's/^/GUEST-EXTRA-OUT: /' /tmp/out
-	el=$((t1 - t0))
-	echo "GUEST-RESULT: extra-$n $verdict $((el / 100)).$((el / 10 % 10))s"
-	IFS=';'
-done
-unset IFS
-
-dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace|corruption|refcount_t|UBSAN|KASAN|blocked for more than|rcu_.*stall|possible recursive locking|circular locking|inconsistent lock' |
-	sed 's/^/GUEST-DMESG: /'
-echo "GUEST-END"
-poweroff -f
+# (/t/selftest), the share suite (/t/share), the module's semantic tests
+# that apply to SFD_CREATOR (/t/kmod) and the rest of /t, all with
+# SIGFD_BACKEND=native, then the extra commands, and powers off.
+. /common.sh
+guest_setup
+guest_tests native
+guest_extra_run
+guest_end

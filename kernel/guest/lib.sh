@@ -34,13 +34,15 @@ guest_programs_wait() {
 }
 
 # Suite "model": the model-based differential test and the soak driver
-# (fuzz/), share mode on the guest's backend. $1 sequences, $2 seconds.
+# (fuzz/), share mode on the guest's backend: $1 sequences, ending early
+# after $3 seconds (half the per-test limit: a loaded host slows the guest
+# down, and a budget spent is no failure), and $2 seconds of soak.
 guest_model_suite() {
 	mkdir -p "$out/root/t/model"
 	guest_program fuzz/model_diff.c "$out/root/x/model_diff"
 	guest_program fuzz/soak.c "$out/root/x/soak"
-	printf '#!/bin/sh\nexec /x/model_diff --mode share --first 1 --seeds %s --ops 150\n' "$1" \
-		>"$out/root/t/model/model_diff"
+	printf '#!/bin/sh\nexec /x/model_diff --mode share --first 1 --seeds %s --seconds %s --ops 150\n' \
+		"$1" "$3" >"$out/root/t/model/model_diff"
 	printf '#!/bin/sh\nexec /x/soak --seconds %s --seed 1\n' "$2" >"$out/root/t/model/soak"
 	chmod 755 "$out/root/t/model/model_diff" "$out/root/t/model/soak"
 }
@@ -55,8 +57,9 @@ guest_extra() {
 	done
 }
 
-# The root's busybox: every applet, /sbin and /usr/*bin pointing at /bin.
-guest_busybox() {
+# The root: busybox with every applet, /sbin and /usr/*bin pointing at
+# /bin, and the guest side's shared steps (kernel/guest/common.sh).
+guest_root() {
 	r=$out/root
 	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
 	cp /bin/busybox "$r/bin/busybox"
@@ -66,6 +69,7 @@ guest_busybox() {
 	for d in sbin usr/bin usr/sbin; do
 		mkdir -p "$(dirname "$r/$d")" && ln -sfn /bin "$r/$d"
 	done
+	cp kernel/guest/common.sh "$r/common.sh"
 }
 
 # /config for the guest's /init: guest_config TEST_TIMEOUT EXTRA_TIMEOUT
@@ -84,4 +88,64 @@ guest_config() {
 
 guest_initramfs() {
 	(cd "$out/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
+}
+
+# guest_boot TIMEOUT CPUS MIB KERNEL [ARGS]: the kernel under QEMU (TCG: KVM
+# is unusable on these hosts) with $out's initramfs and ARGS added to its
+# command line; the console in $out/console.log, QEMU's status in
+# $out/qemu.rc, the milliseconds it took in $ms.
+guest_boot() {
+	start=$(date +%s%N)
+	{
+		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2" -m "$3" -nic none -nographic \
+			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
+			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1
+		echo $? >"$out/qemu.rc"
+	} | tr -d '\r' >"$out/console.log"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+}
+
+# guest_judge KNOWN RMMOD: read the console log, print the per-test report;
+# the status is the verdict. KNOWN lists the tests whose failure is expected
+# (XFAIL; XPASS when they pass); RMMOD=1: the module must unload at the end.
+guest_judge() {
+	awk -v qemu_rc="$(cat "$out/qemu.rc")" -v need_rmmod="$2" '
+	FILENAME != "-" && FNR == NR {
+		if ($0 !~ /^#/ && NF > 1) { why = $0; sub(/^[^ ]+ +/, "", why); known[$1] = why }
+		next
+	}
+	/^GUEST-BEGIN / { sub(/^init-at=/, "", $4); print "guest: Linux " $2 ", " $3 ", /init reached " $4 " after boot"; next }
+	/^GUEST-RESULT: / {
+		name = $2; verdict = $3; seen[name] = 1; skip = 1
+		if (verdict == "PASS" && (name in known)) { pass++; printf "XPASS %s (%s; listed as a known difference)\n", name, $4 }
+		else if (verdict == "PASS") { pass++; printf "PASS %s (%s)\n", name, $4 }
+		else if (name in known) { xfail++; printf "XFAIL %s (%s: %s)\n", name, $4, known[name] }
+		else { fail++; failed = failed " " name; printf "FAIL %s (%s, %s)\n", name, $4, $5; skip = 0 }
+		next
+	}
+	/^GUEST-EXPECT: / { for (i = 2; i <= NF; i++) expect[$i] = 1; next }
+	/^GUEST-SELFTEST: / { sub(/^GUEST-SELFTEST: /, "  selftest "); print; next }
+	/^    / { print; next }
+	/^GUEST-OUT: / { if (!skip) { sub(/^GUEST-OUT: /, "    "); print }; next }
+	/^GUEST-(EXTRA-OUT|INFO): / { sub(/^GUEST-[A-Z-]+: /, "  | "); print; next }
+	/^GUEST-RMMOD: ok/ { rmmod = 1; next }
+	/^GUEST-RMMOD: / { print; next }
+	/^GUEST-DMESG: / { print; kernel_bad = 1; next }
+	/^GUEST-INSMOD-FAIL/ { print "FAIL: insmod sigfd.ko"; insmod_bad = 1; next }
+	/^GUEST-END/ { ended = 1; next }
+	/Kernel panic|Oops|BUG: |WARNING: |general protection fault|Call Trace/ { print "console: " $0; kernel_bad = 1 }
+	END {
+		for (n in expect) if (!(n in seen)) { missing++; printf "FAIL %s (no result line)\n", n }
+		printf "guest: %d passed, %d failed", pass, fail
+		if (xfail) printf ", %d known differences (XFAIL)", xfail
+		if (missing) printf ", %d without a result", missing
+		printf "\n"
+		bad = fail || missing || kernel_bad || insmod_bad || !pass
+		if (qemu_rc == 124) { print "FAIL: the guest timed out"; bad = 1 }
+		else if (!ended) { print "FAIL: the guest did not finish (panic or crash?)"; bad = 1 }
+		if (need_rmmod && ended && !rmmod && !insmod_bad) { print "FAIL: rmmod sigfd at the end"; bad = 1 }
+		if (kernel_bad) print "FAIL: the kernel reported a problem (see above)"
+		if (failed != "") printf "failed:%s\n", failed
+		exit bad ? 1 : 0
+	}' "$1" - <"$out/console.log"
 }
