@@ -184,7 +184,7 @@ static void write_all(int fd, const void *buf, size_t n)
 
 /* A read of the current contents without waiting, whatever O_NONBLOCK the
  * shared file description has. A kernel backend's fd has no RWF_NOWAIT;
- * the creator makes those nonblocking (creator_open()). */
+ * the creator makes those nonblocking when it opens them. */
 static ssize_t read_nowait(int fd, void *buf, size_t n)
 {
 	struct iovec v = { .iov_base = buf, .iov_len = n };

@@ -14,9 +14,9 @@
 # Guest programs: kmod/tests/*.c (suite "kmod"), tests/share_*.c (suite
 # "share") and, in suite "model", fuzz/model_diff (share mode checked against
 # the kernel backends' model) and fuzz/soak, each one self-contained and
-# linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed in kmod/share-known-differences
-# (expectations only the user-space backend meets) count as XFAIL, not as
-# failures. Environment:
+# linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed
+# in kmod/share-known-differences (expectations only the user-space backend
+# meets) count as XFAIL, not as failures. Environment:
 #   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
 #   KMOD_KERNEL=backports       the newest cloud kernel of bookworm-backports instead, for
 #                               porting (6.12 today, which the module refuses at build time:

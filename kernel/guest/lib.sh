@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-# What the two QEMU guest tiers (kmod/guest-run.sh, kernel/run.sh) build the
-# same way, sourced by both from the project's top directory. Each caller
-# sets $out (its build directory), CFLAGS_GUEST and die().
+# What the two QEMU guest tiers (kmod/guest-run.sh, kernel/run.sh) do the
+# same way on the host (build the programs and the initramfs, boot, judge),
+# sourced by both from the project's top directory. Each caller sets $out
+# (its build directory), CFLAGS_GUEST and die().
 
 # libsigfd.a for static guest programs, in $out.
 guest_library() {
