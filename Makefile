@@ -107,10 +107,11 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
 
-# They hold the forwarding thread at a gate, or fail its next write (see
-# each test).
+# They hold the forwarding thread at a gate, fail its next write, or play
+# a kernel with SFD_CREATOR (see each test).
 $(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
 $(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=writev
+$(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.

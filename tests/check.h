@@ -169,6 +169,15 @@ static inline void leak_check_off(void)
 	leak_check_pid = 0;
 }
 
+/* The lowest free descriptor number: a leaked descriptor moves it. */
+static inline int lowest_free_fd(void)
+{
+	int fd = dup(0);
+	CHECK(fd >= 0);
+	CHECK(close(fd) == 0);
+	return fd;
+}
+
 /* Block exactly the given signals in this thread (and in children). */
 static inline void block_only(const sigset_t *set)
 {

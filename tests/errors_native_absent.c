@@ -16,15 +16,6 @@
 #define SFD_CREATOR 0x00000001
 #endif
 
-/* The lowest free descriptor number: a leak moves it. */
-static int lowest_free(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 static int fdinfo_has(int fd, const char *key)
 {
 	char path[64], line[256];
@@ -53,14 +44,14 @@ int main(void)
 	if (present)
 		CHECK(close(probe) == 0);
 
-	int free_before = lowest_free();
+	int free_before = lowest_free_fd();
 	CHECK(setenv("SIGFD_BACKEND", "native", 1) == 0);
 	errno = 0;
 	int fd = sigfd(&set, SIGFD_SHARE | SIGFD_NONBLOCK);
 	if (!present) {
 		CHECK(fd == -1);
 		CHECK(errno == ENOSYS);
-		CHECK(lowest_free() == free_before);
+		CHECK(lowest_free_fd() == free_before);
 		/* Asked again: the same answer (the probe is remembered). */
 		errno = 0;
 		CHECK(sigfd(&set, SIGFD_SHARE) == -1 && errno == ENOSYS);
@@ -94,6 +85,6 @@ int main(void)
 	CHECK(close(fd) == 0);
 	/* The user-space backend's thread closes its fds once it has seen the
 	 * last share fd go. */
-	WAIT_UNTIL(lowest_free() == free_before);
+	WAIT_UNTIL(lowest_free_fd() == free_before);
 	return 0;
 }

@@ -8,15 +8,6 @@
 
 #include "check.h"
 
-/* The lowest free descriptor: if it is unchanged, nothing leaked. */
-static int lowest_free_fd(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 static void rejects(const sigset_t *mask, unsigned long flags)
 {
 	errno = 0;

@@ -8,14 +8,6 @@
 
 #define N 100
 
-static int lowest_free_fd(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 int main(void)
 {
 	sigset_t set = set_of(SIGCHLD);

@@ -44,14 +44,6 @@ static int report(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-static int lowest_free_fd(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 /* The report of the child that writes to the read end p, then reaped. */
 static void read_report(int p, pid_t pid, uint64_t *blocked, uint64_t *ignored)
 {

@@ -36,14 +36,6 @@ static int has(const pid_t *tids, int n, pid_t tid)
 	return 0;
 }
 
-static int lowest_free_fd(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 /* What sigfd() (and sigfd_setmask()) write on stderr with SIGFD_DEBUG=1. */
 static void debug_line(const sigset_t *set, char *line, size_t size, int *fd)
 {

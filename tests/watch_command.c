@@ -227,14 +227,6 @@ static void expect_report(struct run *r, const char *want)
 	}
 }
 
-static int lowest_free_fd(void)
-{
-	int fd = dup(0);
-	CHECK(fd >= 0);
-	CHECK(close(fd) == 0);
-	return fd;
-}
-
 int main(int argc, char **argv)
 {
 	char want[128], line[256];
