@@ -405,6 +405,23 @@ static void close_round_fds_except(const int *keep, int nkeep)
 	}
 }
 
+/* The driver keeps its ends only: the commands, the read ends of the
+ * reports and, once the senders are forked, the stop (rf.srep and rf.stop
+ * are -1 before). */
+static void driver_keeps_only(int nreaders)
+{
+	int keep[4 + MAXREADERS + 1], nk = 0;
+
+	keep[nk++] = rf.cmd[1];
+	keep[nk++] = rf.rep[0];
+	keep[nk++] = rf.srep[0];
+	keep[nk++] = rf.stop[1];
+	for (int i = 0; i < nreaders; i++)
+		keep[nk++] = rf.rrep[i][0];
+	keep[nk++] = rf.irep[0];
+	close_round_fds_except(keep, nk);
+}
+
 static void make_pipe(int p[2])
 {
 	MUST(pipe2(p, O_CLOEXEC) == 0);
@@ -860,16 +877,7 @@ static void run_round(unsigned no)
 			exit(0);
 		}
 	}
-	/* The driver keeps the read ends of the reports and the commands. */
-	{
-		int keep[2 + MAXREADERS + 1], nk = 0;
-		keep[nk++] = rf.cmd[1];
-		keep[nk++] = rf.rep[0];
-		for (int i = 0; i < p.nreaders; i++)
-			keep[nk++] = rf.rrep[i][0];
-		keep[nk++] = rf.irep[0];
-		close_round_fds_except(keep, nk);
-	}
+	driver_keeps_only(p.nreaders);
 	for (int i = 0; i < p.nreaders; i++)
 		st[ns++] = (struct stream){ .fd = rf.rrep[i][0], .who = i };
 	if (p.inherit)
@@ -897,17 +905,7 @@ static void run_round(unsigned no)
 		if (senders[i] == 0)
 			sender_run(&p, i, creator);
 	}
-	{
-		int keep[4 + MAXREADERS + 1], nk = 0;
-		keep[nk++] = rf.cmd[1];
-		keep[nk++] = rf.rep[0];
-		keep[nk++] = rf.srep[0];
-		keep[nk++] = rf.stop[1];
-		for (int i = 0; i < p.nreaders; i++)
-			keep[nk++] = rf.rrep[i][0];
-		keep[nk++] = rf.irep[0];
-		close_round_fds_except(keep, nk);
-	}
+	driver_keeps_only(p.nreaders);
 	st[ns++] = (struct stream){ .fd = rf.srep[0], .who = -1 };
 
 	/* One loop: read every report, act when the round's state says so. */

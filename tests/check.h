@@ -169,6 +169,46 @@ static inline void leak_check_off(void)
 	leak_check_pid = 0;
 }
 
+/* One-letter state of a task (R, S, T, Z...) from /proc, '?' if gone. */
+static inline char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* The line of /proc/self/fdinfo/FD starting with key, into line; 0 if none. */
+static inline int fdinfo_find(int fd, const char *key, char *line, int size)
+{
+	char path[64];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (!found && fgets(line, size, f))
+		found = strncmp(line, key, strlen(key)) == 0;
+	fclose(f);
+	return found;
+}
+
+static inline int fdinfo_has(int fd, const char *key)
+{
+	char line[256];
+	return fdinfo_find(fd, key, line, sizeof line);
+}
+
 /* The lowest free descriptor number: a leaked descriptor moves it. */
 static inline int lowest_free_fd(void)
 {

@@ -16,22 +16,6 @@
 #define SFD_CREATOR 0x00000001
 #endif
 
-static int fdinfo_has(int fd, const char *key)
-{
-	char path[64], line[256];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, key, strlen(key)) == 0)
-			found = 1;
-	fclose(f);
-	return found;
-}
-
 int main(void)
 {
 	sigset_t set = set_of(SIGUSR1), none;

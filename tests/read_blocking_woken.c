@@ -11,28 +11,12 @@
 
 #include "check.h"
 
-static int parent_sleeping(pid_t ppid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)ppid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	const char *paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] == 'S';
-}
-
 static void wait_until_sleeping(pid_t ppid)
 {
 	struct timespec start, now;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		if (parent_sleeping(ppid))
+		if (task_state(ppid) == 'S')
 			return;
 		sched_yield();
 		clock_gettime(CLOCK_MONOTONIC, &now);

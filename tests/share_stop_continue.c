@@ -8,24 +8,6 @@
 
 #define ROUNDS 20
 
-/* State letter of a process, from /proc/PID/stat ('T' when stopped). */
-static char state_of(pid_t pid)
-{
-	char path[64], buf[512], *end;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	end = strrchr(buf, ')');
-	CHECK(end && end[1] == ' ');
-	return end[2];
-}
-
 int main(void)
 {
 	sigset_t mask = set_of(SIGRTMIN);
@@ -41,7 +23,7 @@ int main(void)
 	if (child == 0) {
 		for (int i = 0; i < ROUNDS; i++) {
 			CHECK(kill(me, SIGSTOP) == 0);
-			WAIT_UNTIL(state_of(me) == 'T' || state_of(me) == 't'); /* 't': traced */
+			WAIT_UNTIL(task_state(me) == 'T' || task_state(me) == 't'); /* 't': traced */
 			/* Queued while the creator is stopped. */
 			CHECK(sigqueue(me, SIGRTMIN, int_val(i)) == 0);
 			CHECK(kill(me, SIGCONT) == 0);
