@@ -25,39 +25,44 @@
  *  ends that, so a descriptor of a dead creator pins only its struct pid
  *  (what a pidfd pins), kept for fdinfo and the namespace translation.
  *
- *  Exit and exec: nothing lost. Probes on the sched_process_exit and
- *  sched_process_exec tracepoints run in the creator's own context, where
- *  dequeue_signal() is sound on every kernel. There, under the creator's
- *  siglock, the signals of each descriptor's mask still pending for it move
- *  into a list on that descriptor, in the order a read would have taken
- *  them; then the readers are woken. They read those records, then end of
+ *  Exit and exec: the contract at the creator's end. Probes on the
+ *  sched_process_exit and sched_process_exec tracepoints run in the
+ *  creator's own context. There, under one hold of its siglock, the
+ *  signals of the descriptors' masks pending for it at that moment are
+ *  handed over: their sigqueues are unlinked from its queues onto the
+ *  descriptors (sigfd_hand_over()), in the order a read would have taken
+ *  them, and the readers are woken. They read those records, then end of
  *  file; poll() says POLLIN|POLLHUP from that point on, as for a pipe whose
  *  writer is gone. Anything sent after that point is never readable, and
- *  none of the moved signals reaches the program after an exec. The list is
- *  bounded by what was pending, which RLIMIT_SIGPENDING already bounds; the
- *  probes cannot sleep, so records are GFP_NOWAIT: a signal for which none
- *  can be had stays with the task and is counted in fdinfo's "lost".
+ *  none of the handed-over signals reaches the program after an exec.
+ *  The sigqueues stay the kernel's, still charged to the RLIMIT_SIGPENDING
+ *  of the creator's user until a read or the last close frees them through
+ *  dequeue_signal() (sigfd_free_sigqueue()): descriptors of dead creators
+ *  hold no more records than the limit allows the living. The step is one
+ *  pass over what is pending and one over the descriptors, allocates
+ *  nothing and cannot fail.
  *   - Several descriptors of one creator, masks overlapping: each signal
  *     goes to exactly one, the oldest descriptor whose mask has it.
- *   - A creator that is not its process's last thread (pthread_exit, or a
- *     sibling killed by exit_group or by another thread's exec): its private
- *     queue and the wanted part of the shared queue move, as any reader of
- *     the descriptor could have taken them a moment before. Signals sent to
- *     the process afterwards stay with the process.
+ *   - A creator thread that is not its process's last (pthread_exit, or a
+ *     sibling killed by another thread's exec): its private queue only.
+ *     The process's signals belong to the threads that live on. When the
+ *     whole process ends (exit_group, a fatal signal, its last thread),
+ *     the process's queue is the creator's too.
  *   - Exec by a non-leader thread: de_thread() kills the other threads first
- *     (each creator among them drains at its exit), then the exec'ing thread
- *     takes over the leader's pid; its probe runs after that, still before
- *     the new program runs a single instruction, so nothing reaches it.
- *   - SIGALRM while a periodic ITIMER_REAL is armed does not move at exit:
- *     do_exit() may already have cancelled that timer and dequeue_signal()
- *     would re-arm it on a dying process. Readers in other processes never
- *     could take it (below), so none of them saw it readable.
+ *     (each creator among them hands its private queue over at its exit),
+ *     then the exec'ing thread takes over the leader's pid; its probe runs
+ *     after that, still before the new program runs a single instruction,
+ *     so nothing reaches it.
+ *   - A posix timer's own sigqueue is never handed over: see
+ *     sigfd_hand_over_queue(). SIGALRM of ITIMER_REAL is; at exec the
+ *     probe restarts a periodic timer as dequeue_signal() would.
  *   - A stopped creator exits only through SIGKILL, which runs do_exit():
- *     it drains then, signals sent while it was stopped included. A traced
- *     creator stops at PTRACE_EVENT_EXIT before the probe: until its tracer
- *     lets it go on it is alive and its descriptors read its live queues.
- *     At exec the probe runs before the PTRACE_EVENT_EXEC stop. Signals that
- *     move never pass a signal-delivery-stop, as with any signalfd read.
+ *     its queues are handed over then, signals sent while it was stopped
+ *     included. A traced creator stops at PTRACE_EVENT_EXIT before the
+ *     probe: until its tracer lets it go on it is alive and its descriptors
+ *     read its live queues. At exec the probe runs before the
+ *     PTRACE_EVENT_EXEC stop. Signals handed over never pass a
+ *     signal-delivery-stop, as with any signalfd read.
  *   - Between the kernel's exec point of no return and the probe, or
  *     PF_EXITING and the probe, readers still take the live queues: that is
  *     before the point. pthread_join() can return before a creator thread's
@@ -85,7 +90,9 @@
  *   so while a wanted signal is refused and someone waits, a timer re-checks
  *   every SIGFD_RECHECK_MS.
  *   dequeue_signal() also recalculates TIF_SIGPENDING of current under the
- *   creator's lock; a reader in another process redoes that under its own.
+ *   creator's lock, whether it took a signal or not; a reader in another
+ *   process redoes that under its own, so a signal sent to the reader
+ *   meanwhile keeps it from sleeping.
  *  SIGCHLD is delivered to any reader: the record names the child and its
  *  status, but reading it reaps nothing; only the creator's process can
  *  wait() for its children.
@@ -138,19 +145,13 @@ static_assert(__same_type(&dequeue_signal, sigfd_dequeue_fn),
 /* Re-check period while a wanted signal is refused and someone waits. */
 #define SIGFD_RECHECK_MS 10
 
-enum sigfd_state {
-	SIGFD_ALIVE,		/* the creator runs: read its queues */
-	SIGFD_DRAINING,		/* its exit or exec probe is moving them */
-	SIGFD_GONE,		/* moved: read the lists, then end of file */
-};
-
 /* One per creator thread, shared by all its descriptors. */
 struct sigfd_creator {
 	struct kref ref;		/* one per descriptor */
 	struct task_struct *task;	/* pinned while it runs; NULL after */
 	struct pid *pid;		/* its thread pid, for fdinfo and namespaces */
-	enum sigfd_state state;		/* under the siglock and ->lock */
-	spinlock_t lock;		/* ->state, ->ctxs, each ctx's records */
+	bool gone;			/* handed over: under the siglock and ->lock */
+	spinlock_t lock;		/* ->gone, ->ctxs, each ctx's ->moved */
 	struct list_head ctxs;		/* descriptors, oldest first (RCU) */
 	wait_queue_head_t wqh;		/* readers and pollers of all of them */
 	wait_queue_entry_t bridge;	/* on the creator's signalfd_wqh */
@@ -165,9 +166,14 @@ struct sigfd_ctx {
 	struct sigfd_creator *cr;
 	struct file *file;		/* ours; freed after an RCU grace period */
 	struct list_head node;		/* in cr->ctxs */
-	struct list_head records;	/* moved at exit or exec, oldest first */
-	unsigned int nr_records;
-	unsigned int lost;		/* records left with the task: no memory */
+	/*
+	 * Handed over at the creator's end: the kernel's own sigqueues, still
+	 * charged to RLIMIT_SIGPENDING, from its private queue ([0]) and its
+	 * process's ([1]), each sorted as a read takes them; a bit without an
+	 * entry is a signal queued without one (as in any struct sigpending).
+	 */
+	struct sigpending moved[2];
+	unsigned int nr_moved;		/* records a read would return */
 	bool closed;
 	struct rcu_head rcu;
 };
@@ -176,10 +182,22 @@ struct sigfd_ctx {
  * namespace, so that it can be mapped into any reader's.
  */
 struct sigfd_rec {
-	struct list_head node;
 	kernel_siginfo_t info;
 	kuid_t uid;
 };
+
+/*
+ * Scratch for the hand-over, which runs under the creator's siglock with
+ * interrupts off, so this CPU's copy is ours: the descriptor taking each
+ * signal, and the entries taken from one queue, by signal. The lists are
+ * empty between hand-overs.
+ */
+struct sigfd_sort {
+	struct sigfd_ctx *owner[_NSIG];
+	struct list_head by_sig[_NSIG];
+};
+
+static DEFINE_PER_CPU(struct sigfd_sort, sigfd_sort);
 
 /* Running creators by task, for create and the exit and exec probes. */
 static DEFINE_HASHTABLE(sigfd_creators, 7);
@@ -329,29 +347,110 @@ static void sigfd_note_uid(struct sigfd_rec *rec, struct task_struct *tsk)
 	rec->uid = make_kuid(task_cred_xxx(tsk, user_ns), rec->info.si_uid);
 }
 
-/* The creator is gone: the next moved record, 0 at end of file, -EAGAIN
- * while its probe is still moving them.
+/* The signal a read takes first, as next_signal() picks it: synchronous
+ * faults first, then the lowest number. 0 if none.
  */
+static int sigfd_first_sig(const sigset_t *set)
+{
+	unsigned long x;
+	int i;
+
+	for (i = 0; i < _NSIG_WORDS; i++) {
+		x = set->sig[i];
+		if (!x)
+			continue;
+		if (i == 0 && (x & SIGFD_FAULT_MASK))
+			x &= SIGFD_FAULT_MASK;
+		return i * _NSIG_BPW + __ffs(x) + 1;
+	}
+	return 0;
+}
+
+/*
+ * A module can neither free a struct sigqueue nor drop its RLIMIT_SIGPENDING
+ * charge; the kernel's dequeue does both. So a handed-over one goes back
+ * through current's own queue: first in line under current's siglock, and
+ * taken at once by dequeue_signal(current), which frees it as any delivered
+ * signal and leaves current's own pending signals as they were. Never a
+ * posix timer's preallocated sigqueue: those are not handed over.
+ */
+static void sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
+{
+	struct sigpending *own = &current->pending;
+	int sig = q->info.si_signo;
+	enum pid_type type;
+	sigset_t others;
+	bool was_pending;
+
+	sigfillset(&others);
+	sigdelset(&others, sig);
+	spin_lock_irq(&current->sighand->siglock);
+	was_pending = sigismember(&own->signal, sig);
+	list_add(&q->list, &own->list);
+	sigaddset(&own->signal, sig);
+	dequeue_signal(current, &others, info, &type);
+	if (was_pending && !sigismember(&own->signal, sig)) {
+		/* current's own was a signal without an entry: keep it */
+		sigaddset(&own->signal, sig);
+		recalc_sigpending();
+	}
+	spin_unlock_irq(&current->sighand->siglock);
+}
+
+/* Under cr->lock: unlink the next handed-over record of @ctx. Its number,
+ * with its sigqueue in *@q (NULL for a signal queued without one); 0 if
+ * none is left.
+ */
+static int sigfd_unlink_moved(struct sigfd_ctx *ctx, struct sigqueue **q)
+{
+	struct sigpending *p;
+	struct sigqueue *next;
+	int i, sig;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->moved); i++) {
+		p = &ctx->moved[i];
+		sig = sigfd_first_sig(&p->signal);
+		if (!sig)
+			continue;
+		/* Sorted as a read takes them: if @sig has an entry, it is first. */
+		*q = list_first_entry_or_null(&p->list, struct sigqueue, list);
+		if (*q && (*q)->info.si_signo == sig) {
+			list_del_init(&(*q)->list);
+			next = list_first_entry_or_null(&p->list, struct sigqueue, list);
+			if (!next || next->info.si_signo != sig)
+				sigdelset(&p->signal, sig);
+		} else {
+			*q = NULL;
+			sigdelset(&p->signal, sig);
+		}
+		ctx->nr_moved--;
+		return sig;
+	}
+	return 0;
+}
+
+/* The creator is gone: the next handed-over record, or 0 at end of file. */
 static int sigfd_take_moved(struct sigfd_ctx *ctx, struct sigfd_rec *out)
 {
-	struct sigfd_creator *cr = ctx->cr;
-	struct sigfd_rec *rec;
-	enum sigfd_state state;
+	struct sigqueue *q;
+	int sig;
 
-	spin_lock_irq(&cr->lock);
-	rec = list_first_entry_or_null(&ctx->records, struct sigfd_rec, node);
-	if (rec) {
-		list_del(&rec->node);
-		ctx->nr_records--;
+	spin_lock_irq(&ctx->cr->lock);
+	sig = sigfd_unlink_moved(ctx, &q);
+	spin_unlock_irq(&ctx->cr->lock);
+	if (!sig)
+		return 0;
+	if (q) {
+		sigfd_free_sigqueue(q, &out->info);
+	} else {
+		/* what collect_signal() reports for a signal without an entry */
+		clear_siginfo(&out->info);
+		out->info.si_signo = sig;
+		out->info.si_code = SI_USER;
 	}
-	state = cr->state;
-	spin_unlock_irq(&cr->lock);
-	if (rec) {
-		*out = *rec;
-		kfree(rec);
-		return out->info.si_signo;
-	}
-	return state == SIGFD_GONE ? 0 : -EAGAIN;
+	/* The hand-over stored the sender's uid as a kuid. */
+	out->uid = KUIDT_INIT(out->info.si_uid);
+	return sig;
 }
 
 /* Take one record: the signal number, 0 at end of file, or -EAGAIN. */
@@ -371,7 +470,7 @@ static int sigfd_take(struct sigfd_ctx *ctx, struct sigfd_rec *rec, bool *refuse
 		rcu_read_unlock();
 		return sigfd_take_moved(ctx, rec);
 	}
-	if (ctx->cr->state != SIGFD_ALIVE) {
+	if (ctx->cr->gone) {
 		spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 		rcu_read_unlock();
 		return sigfd_take_moved(ctx, rec);
@@ -385,9 +484,10 @@ static int sigfd_take(struct sigfd_ctx *ctx, struct sigfd_rec *rec, bool *refuse
 	spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 	rcu_read_unlock();
 
-	if (foreign_lock && sig) {
+	if (foreign_lock) {
 		/* dequeue_signal() recalculated our TIF_SIGPENDING without our
-		 * siglock; a signal queued to us meanwhile could have lost it.
+		 * siglock, whether or not it took a signal; one queued to us
+		 * meanwhile could have lost it.
 		 */
 		spin_lock_irq(&current->sighand->siglock);
 		recalc_sigpending();
@@ -591,7 +691,7 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	*refused = false;
 	rcu_read_lock();
 	tsk = sigfd_lock_creator(cr, &flags);
-	if (tsk && cr->state == SIGFD_ALIVE) {
+	if (tsk && !cr->gone) {
 		n = sigfd_allowed(ctx, tsk, &ok, count, refused);
 		if (!count) {
 			sigorsets(&any, &tsk->pending.signal, &tsk->signal->shared_pending.signal);
@@ -602,11 +702,11 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	if (tsk)
 		spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 	rcu_read_unlock();
-	/* The probe may have run meanwhile: then the moved records count. */
+	/* The probe may have run meanwhile: then the handed-over ones count. */
 	spin_lock_irq(&cr->lock);
-	if (cr->state != SIGFD_ALIVE) {
-		n = ctx->nr_records;
-		*gone = cr->state == SIGFD_GONE;
+	if (cr->gone) {
+		n = count ? ctx->nr_moved : !!ctx->nr_moved;
+		*gone = true;
 		*refused = false;
 	}
 	spin_unlock_irq(&cr->lock);
@@ -668,7 +768,7 @@ static long sigfd_setmask(struct sigfd_ctx *ctx, const struct sigfd_params __use
 	rcu_read_lock();
 	tsk = sigfd_lock_creator(ctx->cr, &flags);
 	if (tsk) {
-		if (current->signal == tsk->signal && ctx->cr->state == SIGFD_ALIVE) {
+		if (current->signal == tsk->signal && !ctx->cr->gone) {
 			/* fdinfo reads it without the lock */
 			for (i = 0; i < _NSIG_WORDS; i++)
 				WRITE_ONCE(ctx->mask.sig[i], mask.sig[i]);
@@ -746,16 +846,28 @@ static int sigfd_release(struct inode *inode, struct file *file)
 {
 	struct sigfd_ctx *ctx = file->private_data;
 	struct sigfd_creator *cr = ctx->cr;
-	struct sigfd_rec *rec, *next;
-	LIST_HEAD(records);
+	kernel_siginfo_t info;
+	struct sigqueue *q;
+	unsigned int n = 0;
 
 	spin_lock_irq(&cr->lock);
-	ctx->closed = true;	/* a probe running now keeps nothing for us */
+	ctx->closed = true;	/* a probe running now hands us nothing */
 	list_del_rcu(&ctx->node);
-	list_splice_init(&ctx->records, &records);
 	spin_unlock_irq(&cr->lock);
-	list_for_each_entry_safe(rec, next, &records, node)
-		kfree(rec);
+	/* Unread records: their sigqueues go, uncharged, as read ones do. */
+	for (;;) {
+		spin_lock_irq(&cr->lock);
+		q = list_first_entry_or_null(&ctx->moved[0].list, struct sigqueue, list) ?:
+		    list_first_entry_or_null(&ctx->moved[1].list, struct sigqueue, list);
+		if (q)
+			list_del_init(&q->list);
+		spin_unlock_irq(&cr->lock);
+		if (!q)
+			break;
+		sigfd_free_sigqueue(q, &info);
+		if (!(++n % 64))
+			cond_resched();
+	}
 	kfree_rcu(ctx, rcu);
 	kref_put(&cr->ref, sigfd_creator_free);
 	return 0;
@@ -773,8 +885,7 @@ static void sigfd_show_fdinfo(struct seq_file *m, struct file *file)
 	for (sig = 1; sig <= min(_NSIG, 64); sig++)
 		if (sigismember(&mask, sig))
 			bits |= 1ULL << (sig - 1);
-	seq_printf(m, "sigmask:\t%016llx\ncreator:\t%d\nlost:\t%u\n", bits,
-		   pid_vnr(ctx->cr->pid), READ_ONCE(ctx->lost));
+	seq_printf(m, "sigmask:\t%016llx\ncreator:\t%d\n", bits, pid_vnr(ctx->cr->pid));
 }
 
 static const struct file_operations sigfd_fops = {
@@ -826,7 +937,6 @@ static struct sigfd_creator *sigfd_creator_get(void)
 	kref_init(&cr->ref);
 	cr->task = get_task_struct(current);
 	cr->pid = get_task_pid(current, PIDTYPE_PID);
-	cr->state = SIGFD_ALIVE;
 	spin_lock_init(&cr->lock);
 	INIT_LIST_HEAD(&cr->ctxs);
 	init_waitqueue_head(&cr->wqh);
@@ -856,7 +966,8 @@ static long sigfd_create(const struct sigfd_params __user *uarg)
 		err = -EINVAL;
 	if (err)
 		goto out_ctx;
-	INIT_LIST_HEAD(&ctx->records);
+	init_sigpending(&ctx->moved[0]);
+	init_sigpending(&ctx->moved[1]);
 	err = -ENOMEM;
 	ctx->cr = sigfd_creator_get();
 	if (!ctx->cr)
@@ -910,46 +1021,139 @@ static struct miscdevice sigfd_dev = {
 };
 
 /*
- * Under current's siglock: move the signals of @ctx's mask still pending
- * for current into its list. Each record is allocated before its signal is
- * taken, so a failed allocation takes nothing.
+ * Under current's siglock and cr->lock: which live descriptor takes each
+ * signal, the oldest whose mask has it. One whose last reference is gone
+ * (close-on-exec, say) takes nothing.
  */
-static void sigfd_move(struct sigfd_creator *cr, struct sigfd_ctx *ctx, bool at_exit)
+static void sigfd_owners(struct sigfd_creator *cr, struct sigfd_sort *s)
 {
-	struct sigfd_rec *rec;
-	enum pid_type type;
-	sigset_t skip = ctx->mask;
+	struct sigfd_ctx *ctx;
+	sigset_t left, take;
+	int sig;
 
-	/* See the header comment: do_exit() may have cancelled that timer. */
-	if (at_exit && current->signal->it_real_incr)
-		sigdelset(&skip, SIGALRM);
-	signotset(&skip);
-	for (;;) {
-		rec = kmalloc(sizeof(*rec), GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
-		if (!rec) {
-			/* Count what stays with the task, for fdinfo. */
-			signotset(&skip);
-			WRITE_ONCE(ctx->lost, ctx->lost +
-				   sigfd_scan(&current->pending, &skip, 0, true) +
-				   sigfd_scan(&current->signal->shared_pending, &skip, 0, true));
-			return;
-		}
-		/* May drop and retake the siglock to rearm a posix timer. */
-		if (!dequeue_signal(current, &skip, &rec->info, &type)) {
-			kfree(rec);
-			return;
-		}
-		sigfd_note_uid(rec, current);
-		spin_lock(&cr->lock);
-		if (ctx->closed) {
-			/* Closed while we move: as if closed just after. */
-			spin_unlock(&cr->lock);
-			kfree(rec);
+	memset(s->owner, 0, sizeof(s->owner));
+	sigfillset(&left);
+	list_for_each_entry(ctx, &cr->ctxs, node) {
+		if (ctx->closed || !file_count(ctx->file))
+			continue;
+		sigandsets(&take, &ctx->mask, &left);
+		if (sigisemptyset(&take))
+			continue;
+		sigandnsets(&left, &left, &take);
+		for (sig = 1; sig <= _NSIG; sig++)
+			if (sigismember(&take, sig))
+				s->owner[sig - 1] = ctx;
+	}
+}
+
+/* The uid of a sender in the creator's user namespace, as a kuid. */
+static void sigfd_uid_to_kuid(struct sigqueue *q, struct user_namespace *ns)
+{
+	switch (sigfd_layout(q->info.si_signo, q->info.si_code)) {
+	case SIL_KILL:
+	case SIL_CHLD:
+	case SIL_RT:
+		q->info.si_uid = __kuid_val(make_kuid(ns, q->info.si_uid));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Under current's siglock and cr->lock: hand queue @p over, its entries to
+ * their owners' ->moved[@which]. One pass over the queue and one over the
+ * signal numbers, nothing allocated. A posix timer's preallocated sigqueue
+ * stays: it belongs to its timer, which frees it (sigqueue_free() looks for
+ * it on this queue under this lock), re-queues it and is re-armed only when
+ * a dequeue_signal() in the timer's process takes it. Taken here it would
+ * re-arm a timer that exit_itimers() in the last thread may be deleting at
+ * this moment (6.1 unhashes it only after dropping its lock, and a CPU
+ * timer's delete leaves it_interval set), which then fires into freed
+ * memory; left here, it goes with the queue as without a descriptor.
+ * Once its timer is deleted it is an ordinary sigqueue and is handed over.
+ */
+static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, int which)
+{
+	struct user_namespace *ns = current_user_ns();
+	struct sigqueue *q, *next;
+	struct sigfd_ctx *ctx;
+	struct list_head *taken;
+	sigset_t stays;
+	bool fault;
+	int pass, sig;
+
+	sigemptyset(&stays);
+	list_for_each_entry_safe(q, next, &p->list, list) {
+		sig = q->info.si_signo;
+		ctx = s->owner[sig - 1];
+		if (!ctx)
+			continue;
+		if (q->flags & SIGQUEUE_PREALLOC) {
+			sigaddset(&stays, sig);
 			continue;
 		}
-		list_add_tail(&rec->node, &ctx->records);
-		ctx->nr_records++;
-		spin_unlock(&cr->lock);
+		if (ns != &init_user_ns)
+			sigfd_uid_to_kuid(q, ns);
+		list_move_tail(&q->list, &s->by_sig[sig - 1]);
+		ctx->nr_moved++;
+	}
+	/* In the order a read takes them: faults first, then by number. */
+	for (pass = 0; pass < 2; pass++) {
+		for (sig = 1; sig <= _NSIG; sig++) {
+			ctx = s->owner[sig - 1];
+			fault = sig < SIGRTMIN && (sigmask(sig) & SIGFD_FAULT_MASK);
+			if (!ctx || fault != !pass || !sigismember(&p->signal, sig))
+				continue;
+			taken = &s->by_sig[sig - 1];
+			if (list_empty(taken)) {
+				if (sigismember(&stays, sig))
+					continue;	/* only a timer's: nothing moves */
+				ctx->nr_moved++;	/* queued without an entry */
+			}
+			list_splice_tail_init(taken, &ctx->moved[which].list);
+			sigaddset(&ctx->moved[which].signal, sig);
+			if (!sigismember(&stays, sig))
+				sigdelset(&p->signal, sig);
+		}
+	}
+}
+
+/*
+ * In creator @cr's own context (its exit or exec probe): the contract at
+ * the creator's end. The signals of the descriptors' masks pending for it
+ * at this moment go to them in one step under one hold of its siglock:
+ * its private queue always, its process's queue when no sibling thread
+ * lives on to take those (the process is ending, or this is exec, where
+ * de_thread() left only us). Nothing sent later is taken. The step is one
+ * pass over what is pending (the RLIMIT_SIGPENDING of the creator's user
+ * bounds it, as it bounds the kernel's own flush_sigqueue() of the same
+ * queues at release) and one over the descriptors.
+ */
+static void sigfd_hand_over(struct sigfd_creator *cr, bool at_exit)
+{
+	struct signal_struct *signal = current->signal;
+	struct sigfd_sort *s = this_cpu_ptr(&sigfd_sort);
+	bool group_ends = !at_exit || (signal->flags & SIGNAL_GROUP_EXIT) ||
+			  !atomic_read(&signal->live);
+	struct sigfd_ctx *alarm_owner = NULL;
+	struct hrtimer *real = &signal->real_timer;
+
+	sigfd_owners(cr, s);
+	sigfd_hand_over_queue(s, &current->pending, 0);
+	if (!group_ends)
+		return;
+	sigfd_hand_over_queue(s, &signal->shared_pending, 1);
+	alarm_owner = s->owner[SIGALRM - 1];
+	/*
+	 * As dequeue_signal() does for SIGALRM: restart a periodic ITIMER_REAL
+	 * after exec, which keeps it. Never at exit: the last thread cancels
+	 * it in do_exit(), maybe right now, and nobody would cancel it again.
+	 */
+	if (!at_exit && alarm_owner && sigismember(&alarm_owner->moved[1].signal, SIGALRM) &&
+	    !hrtimer_is_queued(real) && signal->it_real_incr) {
+		hrtimer_forward(real, real->base->get_time(), signal->it_real_incr);
+		hrtimer_restart(real);
 	}
 }
 
@@ -957,24 +1161,15 @@ static void sigfd_move(struct sigfd_creator *cr, struct sigfd_ctx *ctx, bool at_
 static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 {
 	struct sighand_struct *sighand = current->sighand;
-	struct sigfd_ctx *ctx;
 	unsigned long flags;
 
 	sigfd_unhash(cr);
 	spin_lock_irqsave(&sighand->siglock, flags);
 	spin_lock(&cr->lock);
-	cr->state = SIGFD_DRAINING;
+	sigfd_hand_over(cr, at_exit);
+	cr->gone = true;
 	spin_unlock(&cr->lock);
-	/*
-	 * The list is RCU: a descriptor closed meanwhile stays walkable. One
-	 * whose last reference is gone (close-on-exec, say) gets nothing.
-	 */
-	list_for_each_entry_rcu(ctx, &cr->ctxs, node)
-		if (file_count(ctx->file))
-			sigfd_move(cr, ctx, at_exit);
-	spin_lock(&cr->lock);
-	cr->state = SIGFD_GONE;
-	spin_unlock(&cr->lock);
+	recalc_sigpending();
 	spin_unlock_irqrestore(&sighand->siglock, flags);
 
 	wake_up_all(&cr->wqh);
@@ -1024,8 +1219,11 @@ static void sigfd_find_tracepoint(struct tracepoint *tp, void *priv)
 
 static int __init sigfd_init(void)
 {
-	int err;
+	int err, cpu, sig;
 
+	for_each_possible_cpu(cpu)
+		for (sig = 0; sig < _NSIG; sig++)
+			INIT_LIST_HEAD(&per_cpu_ptr(&sigfd_sort, cpu)->by_sig[sig]);
 	check_trace_callback_type_sched_process_exit(sigfd_on_exit);
 	check_trace_callback_type_sched_process_exec(sigfd_on_exec);
 	for_each_kernel_tracepoint(sigfd_find_tracepoint, NULL);
