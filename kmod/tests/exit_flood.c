@@ -8,48 +8,23 @@
  * is printed beside that of a creator without a descriptor (figures, not
  * checks: RLIMIT_SIGPENDING at LIMIT keeps its queue full). */
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kmod_util.h"
 
 #define LIMIT 20000
 #define ROUNDS 5
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	CHECK(clock_gettime(CLOCK_MONOTONIC, &ts) == 0);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* One creator, with a descriptor or not, flooded until it is reaped: the
  * milliseconds from its go to its reap; the records in *got. */
 static double round_ms(int with_fd, int *got)
 {
-	int link[2], go[2], counted[2], fd = -1, sent;
-	pid_t creator, sender;
+	int go, counted[2], fd, sent;
+	pid_t creator = spawn_creator(with_fd ? bit(SIGRTMIN) : 0, 0, &fd, &go), sender;
 	struct sigfd_siginfo r;
 	double t0, t1;
 	ssize_t n;
 
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) == 0);
-	CHECK(pipe(go) == 0);
 	CHECK(pipe(counted) == 0);
-	creator = fork();
-	CHECK(creator >= 0);
-	if (creator == 0) {
-		if (with_fd) {
-			int f = raw_create(bit(SIGRTMIN), 0);
-
-			CHECK(f >= 0);
-			send_fd(link[1], f);
-		}
-		get_byte(go[0]);
-		_exit(0);
-	}
-	if (with_fd)
-		fd = recv_fd(link[0]);
 	sender = fork();
 	CHECK(sender >= 0);
 	if (sender == 0) {
@@ -65,10 +40,10 @@ static double round_ms(int with_fd, int *got)
 		_exit(1);
 	}
 	get_byte(counted[0]);
-	t0 = now_ms();
-	put_byte(go[1]);
+	t0 = now_us();
+	put_byte(go);
 	reap_ok(creator);
-	t1 = now_ms();
+	t1 = now_us();
 	CHECK(kill(sender, SIGKILL) == 0);
 	CHECK(waitpid(sender, NULL, 0) == sender);
 	*got = 0;
@@ -82,10 +57,9 @@ static double round_ms(int with_fd, int *got)
 		CHECK(*got >= LIMIT / 2 && *got <= LIMIT);
 		CHECK(close(fd) == 0);
 	}
-	close_pair(link);
-	close_pair(go);
+	CHECK(close(go) == 0);
 	close_pair(counted);
-	return t1 - t0;
+	return (t1 - t0) / 1e3;
 }
 
 int main(void)

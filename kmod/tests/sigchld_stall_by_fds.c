@@ -6,20 +6,11 @@
  * and mean round are printed, never asserted (`make kmod-bench`); every
  * round and every SIGCHLD is checked. With arguments, the counts. */
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kmod_util.h"
 
 #define CHILDREN 300
 #define ROUNDS 300
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	CHECK(clock_gettime(CLOCK_MONOTONIC, &ts) == 0);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 /* The bystander: fork+exit+wait rounds; writes worst and mean (us). */
 static void bystander(int out, int start)

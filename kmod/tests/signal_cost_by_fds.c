@@ -4,20 +4,11 @@
  * figures are printed, never asserted: `make kmod-bench` shows them with
  * their ratio. With arguments, the descriptor counts to measure. */
 #include <sys/resource.h>
-#include <time.h>
 
 #include "kmod_util.h"
 
 #define BATCH 250
 #define ROUNDS 4
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	CHECK(clock_gettime(CLOCK_MONOTONIC, &ts) == 0);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 /* Mean microseconds per sigqueue() to ourselves with n descriptors open. */
 static double cost_with(int n)

@@ -35,30 +35,16 @@ static long sigq_used(void)
  * descriptor in *fd. The number queued. */
 static int fill_and_end(int *fd)
 {
-	int link[2], go[2], queued = 0;
-	pid_t creator;
+	int go, queued = 0;
+	pid_t creator = spawn_creator(bit(SIGRTMIN), SIGFD_KF_NONBLOCK, fd, &go);
 
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) == 0);
-	CHECK(pipe(go) == 0);
-	creator = fork();
-	CHECK(creator >= 0);
-	if (creator == 0) {
-		int f = raw_create(bit(SIGRTMIN), SIGFD_KF_NONBLOCK);
-
-		CHECK(f >= 0);
-		send_fd(link[1], f);
-		get_byte(go[0]);
-		_exit(0);
-	}
-	*fd = recv_fd(link[0]);
 	while (sigqueue(creator, SIGRTMIN, int_val(queued)) == 0)
 		queued++;
 	CHECK(errno == EAGAIN);
-	put_byte(go[1]);
+	put_byte(go);
 	reap_ok(creator);
 	CHECK(poll_events(*fd, POLLIN, 0) & POLLHUP);
-	close_pair(link);
-	close_pair(go);
+	CHECK(close(go) == 0);
 	return queued;
 }
 
