@@ -19,7 +19,7 @@
 static double round_ms(int with_fd, int *got)
 {
 	int go, counted[2], fd, sent;
-	pid_t creator = spawn_creator(with_fd ? bit(SIGRTMIN) : 0, 0, &fd, &go), sender;
+	pid_t creator = fork_creator(with_fd ? bit(SIGRTMIN) : 0, 0, &fd, &go), sender;
 	struct sigfd_siginfo r;
 	double t0, t1;
 	ssize_t n;

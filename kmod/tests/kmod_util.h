@@ -46,7 +46,7 @@ static inline void assert_kernel_fd(int fd)
 /* A child process that creates a descriptor of @mask (none if 0), hands it
  * over and exits when told: its pid; the descriptor in *fd (or -1), and in
  * *go the pipe end on which put_byte() tells it to exit (close it after). */
-static inline pid_t spawn_creator(uint64_t mask, uint32_t flags, int *fd, int *go)
+static inline pid_t fork_creator(uint64_t mask, uint32_t flags, int *fd, int *go)
 {
 	int link[2], go_pipe[2];
 	pid_t child;

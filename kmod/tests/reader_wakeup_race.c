@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	sigemptyset(&none);
 	block_only(&none);
 	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	creator = spawn_creator(bit(SIGUSR2), SIGFD_KF_NONBLOCK, &fd, &quit);
+	creator = fork_creator(bit(SIGUSR2), SIGFD_KF_NONBLOCK, &fd, &quit);
 	assert_kernel_fd(fd);
 	flooder = fork();
 	CHECK(flooder >= 0);

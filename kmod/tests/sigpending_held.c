@@ -36,7 +36,7 @@ static long sigq_used(void)
 static int fill_and_end(int *fd)
 {
 	int go, queued = 0;
-	pid_t creator = spawn_creator(bit(SIGRTMIN), SIGFD_KF_NONBLOCK, fd, &go);
+	pid_t creator = fork_creator(bit(SIGRTMIN), SIGFD_KF_NONBLOCK, fd, &go);
 
 	while (sigqueue(creator, SIGRTMIN, int_val(queued)) == 0)
 		queued++;
