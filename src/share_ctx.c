@@ -326,10 +326,15 @@ void share_ctx_reap(void)
 
 void share_ctx_forget(void)
 {
+	struct share **tail = &foreign;
+
 	free_list(&dead);
-	free_list(&foreign);
+	/* The share fds of every ancestor stay foreign: a grandchild's setmask
+	 * on its grandparent's fd fails with EPERM as a child's does. */
+	while (*tail)
+		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
 		close(s->writer);
-	foreign = live;
+	*tail = live;
 	live = NULL;
 }

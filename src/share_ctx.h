@@ -48,7 +48,8 @@ bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);
 /* In a process forked from the creator: close the inherited writers and
- * remember the share fds as the parent's (setmask on them: EPERM). */
+ * remember the share fds, with those the parent remembered, as an
+ * ancestor's (setmask on them: EPERM). */
 void share_ctx_forget(void);
 
 #endif
