@@ -14,6 +14,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,9 @@
 #include "share_ctx.h"
 
 #define RECORD sizeof(struct sigfd_siginfo)
+/* kcmp(2)'s type that compares a file with an epoll set's entry (Linux
+ * 4.13), spelt here: musl's headers have no <linux/kcmp.h>. */
+#define KCMP_EPOLL_TFD 7
 /* The kernel's first real-time signal: below it a pending signal coalesces. */
 #define KERNEL_SIGRTMIN 32
 
@@ -30,6 +34,7 @@ _Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
 struct share {
 	struct share *next;
 	int writer;       /* write end of the pipe: O_NONBLOCK, close-on-exec */
+	int reader;       /* the number sigfd() returned, its read end listed in the epoll set */
 	dev_t dev;        /* identity of the pipe, for setmask */
 	ino_t ino;
 	sigbits mask;
@@ -68,6 +73,10 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	int pipefd[2], err;
 	struct stat st;
 	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
+	/* The read end is listed only to be recognised (same_file()): no
+	 * event but the one hang-up when the writer goes, which names no
+	 * share fd. */
+	struct epoll_event read_end = { .events = EPOLLONESHOT, .data.ptr = NULL };
 
 	if (!s)
 		return -1;
@@ -82,7 +91,8 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	if (fstat(pipefd[0], &st) < 0 || fcntl(s->writer, F_SETFL, O_NONBLOCK) < 0 ||
 	    ((flags & SIGFD_NONBLOCK) && fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) ||
 	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0) ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0 ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, pipefd[0], &read_end) < 0) {
 		err = errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
@@ -92,6 +102,7 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	}
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
+	s->reader = pipefd[0];
 	for (tail = &live; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
@@ -110,10 +121,30 @@ void share_ctx_undo_open(int ep)
 		remove_share(s, ep);
 }
 
-int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
+/* Is fd the open file sigfd() returned for s (a copy of it), and not the
+ * same pipe opened again through /proc? The kernel tells: the read end is
+ * in the epoll set ep under the number it had (kcmp(2) asks each entry with
+ * that number). Where kcmp() is not allowed, the pipe and the caller's
+ * check that fd is open for reading only must do. */
+static bool same_file(int fd, const struct share *s, int ep)
+{
+	struct {
+		uint32_t efd, tfd, toff;
+	} slot = { (uint32_t)ep, (uint32_t)s->reader, 0 };
+	pid_t pid = getpid();
+	long r;
+
+	if (ep < 0)
+		return true;
+	while ((r = syscall(SYS_kcmp, pid, pid, KCMP_EPOLL_TFD, fd, &slot)) > 0)
+		slot.toff++;
+	return r == 0 || (errno != ENOENT && errno != EBADF && errno != EINVAL);
+}
+
+int share_ctx_setmask(int fd, int ep, dev_t dev, ino_t ino, sigbits mask, sigbits *old)
 {
 	for (struct share *s = live; s; s = s->next)
-		if (s->dev == dev && s->ino == ino) {
+		if (s->dev == dev && s->ino == ino && same_file(fd, s, ep)) {
 			*old = s->mask;
 			s->mask = mask;
 			return 0;

@@ -388,6 +388,11 @@ fail:
 	return -1;
 }
 
+int share_epoll(void)
+{
+	return fwd.running ? fwd.ep : -1;
+}
+
 /* A sanitizer's runtime allocates in a new thread before our code runs,
  * under locks it does not take around fork() (AddressSanitizer before LLVM
  * 18, gcc 12's included): a fork() made then copies them held and the

@@ -2,6 +2,7 @@
 /* Share mode in user space, the backend's entry points: thin wrappers over
  * the state machine (share_ctx.c) and the thread (share_thread.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,19 +41,21 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	struct share_call call;
 	struct stat st;
 	sigbits old;
-	int rc;
+	int rc, fl = fcntl(fd, F_GETFL);
 
-	if (fstat(fd, &st) < 0)
+	if (fl < 0 || fstat(fd, &st) < 0)
 		return -1;
-	if (!S_ISFIFO(st.st_mode))
+	/* A share fd is a pipe's read end: the write end, opened again
+	 * through /proc, is the same pipe and no sigfd. */
+	if (!S_ISFIFO(st.st_mode) || (fl & O_ACCMODE) != O_RDONLY)
 		return SIGFD_NOT_MINE;
 	share_lock(&call);
-	rc = share_ctx_setmask(st.st_dev, st.st_ino, share_bits(mask), &old);
+	rc = share_ctx_setmask(fd, share_epoll(), st.st_dev, st.st_ino, share_bits(mask), &old);
 	/* Applied before we return: a signal just removed stays pending. A
 	 * failure leaves the mask as it was. */
 	if (rc == 0 && share_update() < 0) {
 		int err = errno;
-		share_ctx_setmask(st.st_dev, st.st_ino, old, &old);
+		share_ctx_setmask(fd, share_epoll(), st.st_dev, st.st_ino, old, &old);
 		share_update();
 		errno = err;
 		rc = -1;

@@ -81,10 +81,13 @@ static int make(const sigset_t *mask, unsigned long flags)
 static int setmask(int fd, const sigset_t *mask)
 {
 	sigset_t set;
+	int fl = fcntl(fd, F_GETFL);
 
-	if (fcntl(fd, F_GETFD) < 0)
+	if (fl < 0)
 		return -1; /* EBADF */
-	if (!mask) {
+	/* An O_PATH descriptor is open, and never a sigfd: the calls below
+	 * would say EBADF, as for a closed one. */
+	if (!mask || (fl & O_PATH)) {
 		errno = EINVAL;
 		return -1;
 	}
