@@ -39,6 +39,9 @@
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
 #define FORWARD_EVENTS 16
+/* The thread's name: seen in ps, and how copies of the library tell their
+ * threads from the program's (alone()). */
+#define FORWARD_NAME "sigfd-forward"
 /* How often a thread left alone with a departed main thread looks again. */
 #define ALONE_POLL_MS 20
 
@@ -236,33 +239,38 @@ static bool take_batch(void)
 	return back != (n == 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1); /* false: none went anywhere */
 }
 
-/* Does any other thread of the process still live? Read from /proc, with no
- * allocation; without /proc the answer is yes. */
-static bool thread_lives(int task_dir, const char *tid)
+/* Is thread tid, which still lives, a forwarding thread: ours, or that of
+ * another copy of the library in this process (a static archive linked in
+ * and libsigfd.so loaded with dlopen())? Such threads do not keep one
+ * another alive. Its name tells; when it cannot be read (no descriptor
+ * free), the thread counts as one of the program's: forwarding goes on. */
+static bool forwarder(int task_dir, const char *tid)
 {
-	char path[64], stat[256], *end;
+	static const char name[] = FORWARD_NAME "\n";
+	char path[64], comm[sizeof name];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof path, "%s/stat", tid);
+	snprintf(path, sizeof path, "%s/comm", tid);
 	fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false; /* it has just gone */
-	n = read(fd, stat, sizeof stat - 1);
-	close(fd);
-	if (n <= 0)
 		return false;
-	stat[n] = 0;
-	end = strrchr(stat, ')'); /* the state follows the command name */
-	return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+	n = read(fd, comm, sizeof comm);
+	close(fd);
+	return n == (ssize_t)sizeof name - 1 && memcmp(comm, name, sizeof name - 1) == 0;
 }
 
+/* Does any thread of the program still live, besides the main thread that
+ * called pthread_exit() and the forwarding threads? Asked with tgkill(),
+ * which needs no descriptor (a thread other than the main thread is gone
+ * from the kernel as soon as it has exited); any doubt, /proc missing or
+ * the table full, means yes. No allocation. */
 static bool alone(void)
 {
 	char buf[2048];
 	long n;
 	bool others = false;
-	pid_t me = own_tid();
+	pid_t me = own_tid(), pid = getpid();
 	int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dir < 0)
@@ -276,10 +284,13 @@ static bool alone(void)
 				unsigned char type;
 				char name[];
 			} *d = (void *)(buf + off);
+			pid_t tid;
 
 			off += d->reclen;
-			if (d->name[0] != '.' && atoi(d->name) != me)
-				others = thread_lives(dir, d->name);
+			if (d->name[0] == '.' || (tid = (pid_t)atoi(d->name)) == me || tid == pid)
+				continue;
+			others = (syscall(SYS_tgkill, (long)pid, (long)tid, 0L) == 0 || errno != ESRCH) &&
+				 !forwarder(dir, d->name);
 		}
 	close(dir);
 	return n == 0 && !others;
@@ -376,7 +387,7 @@ int share_serve(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0) {
-		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
+		pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
 		fwd.running = fwd.joinable = true;
 		fwd.exiting = fwd.started = false;
 		fwd.generation++;
