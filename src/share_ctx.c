@@ -14,7 +14,6 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,9 +21,6 @@
 #include "share_ctx.h"
 
 #define RECORD sizeof(struct sigfd_siginfo)
-/* kcmp(2)'s type that compares a file with an epoll set's entry (Linux
- * 4.13), spelt here: musl's headers have no <linux/kcmp.h>. */
-#define KCMP_EPOLL_TFD 7
 /* The kernel's first real-time signal: below it a pending signal coalesces. */
 #define KERNEL_SIGRTMIN 32
 
@@ -34,7 +30,6 @@ _Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
 struct share {
 	struct share *next;
 	int writer;       /* write end of the pipe: O_NONBLOCK, close-on-exec */
-	int reader;       /* the number sigfd() returned, its read end listed in the epoll set */
 	dev_t dev;        /* identity of the pipe, for setmask */
 	ino_t ino;
 	sigbits mask;
@@ -73,10 +68,6 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	int pipefd[2], err;
 	struct stat st;
 	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
-	/* The read end is listed only to be recognised (same_file()): no
-	 * event but the one hang-up when the writer goes, which names no
-	 * share fd. */
-	struct epoll_event read_end = { .events = EPOLLONESHOT, .data.ptr = NULL };
 
 	if (!s)
 		return -1;
@@ -91,8 +82,7 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	if (fstat(pipefd[0], &st) < 0 || fcntl(s->writer, F_SETFL, O_NONBLOCK) < 0 ||
 	    ((flags & SIGFD_NONBLOCK) && fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) ||
 	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0) ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0 ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, pipefd[0], &read_end) < 0) {
+	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
 		err = errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
@@ -102,7 +92,6 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 	}
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
-	s->reader = pipefd[0];
 	for (tail = &live; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
@@ -110,6 +99,22 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 }
 
 static void remove_share(struct share *gone, int ep);
+static void drop_share(struct share *gone, int ep, bool close_writer);
+
+/* Is s->writer still the write end we made? A pipe's inode is its own, so a
+ * program that closed our descriptors (close_range()) and opened other
+ * files at those numbers is told apart: we never write into, or close,
+ * one of its files. */
+static bool writer_ours(const struct share *s)
+{
+	struct stat st;
+	int saved = errno;
+	bool yes = fstat(s->writer, &st) == 0 && S_ISFIFO(st.st_mode) && st.st_dev == s->dev &&
+		   st.st_ino == s->ino;
+
+	errno = saved;
+	return yes;
+}
 
 void share_ctx_undo_open(int ep)
 {
@@ -118,33 +123,13 @@ void share_ctx_undo_open(int ep)
 	while (s && s->next)
 		s = s->next;
 	if (s)
-		remove_share(s, ep);
+		drop_share(s, ep, true); /* made just now, under the lock: ours */
 }
 
-/* Is fd the open file sigfd() returned for s (a copy of it), and not the
- * same pipe opened again through /proc? The kernel tells: the read end is
- * in the epoll set ep under the number it had (kcmp(2) asks each entry with
- * that number). Where kcmp() is not allowed, the pipe and the caller's
- * check that fd is open for reading only must do. */
-static bool same_file(int fd, const struct share *s, int ep)
-{
-	struct {
-		uint32_t efd, tfd, toff;
-	} slot = { (uint32_t)ep, (uint32_t)s->reader, 0 };
-	pid_t pid = getpid();
-	long r;
-
-	if (ep < 0)
-		return true;
-	while ((r = syscall(SYS_kcmp, pid, pid, KCMP_EPOLL_TFD, fd, &slot)) > 0)
-		slot.toff++;
-	return r == 0 || (errno != ENOENT && errno != EBADF && errno != EINVAL);
-}
-
-int share_ctx_setmask(int fd, int ep, dev_t dev, ino_t ino, sigbits mask, sigbits *old)
+int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
 {
 	for (struct share *s = live; s; s = s->next)
-		if (s->dev == dev && s->ino == ino && same_file(fd, s, ep)) {
+		if (s->dev == dev && s->ino == ino) {
 			*old = s->mask;
 			s->mask = mask;
 			return 0;
@@ -179,13 +164,20 @@ unsigned share_ctx_batch(void)
 
 static void remove_share(struct share *gone, int ep)
 {
+	drop_share(gone, ep, writer_ours(gone));
+}
+
+static void drop_share(struct share *gone, int ep, bool close_writer)
+{
 	for (struct share **p = &live; *p; p = &(*p)->next)
 		if (*p == gone) {
 			*p = gone->next;
 			/* Out of the epoll set before the fd goes: a process forked
 			 * without fork handlers may still hold the file. */
-			epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
-			close(gone->writer);
+			if (close_writer) {
+				epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
+				close(gone->writer);
+			}
 			gone->next = dead;
 			dead = gone;
 			return;
@@ -280,6 +272,10 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 			iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
 			mine |= (uint32_t)1 << i;
 		}
+	if (!writer_ours(s)) {
+		remove_share(s, ep); /* the program closed it: they go back */
+		return mine;
+	}
 	if (writev(s->writer, iov, (int)count) < 0) {
 		if (errno == EPIPE) {
 			drop_own_sigpipe();
@@ -336,6 +332,23 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	return back;
 }
 
+void share_ctx_adopt(int ep)
+{
+	struct share *s = live, *next;
+
+	for (; s; s = next) {
+		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
+
+		next = s->next;
+		if (!writer_ours(s) || epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+			remove_share(s, ep);
+			continue;
+		}
+		s->room = 0;
+		refresh_room(s, ep);
+	}
+}
+
 bool share_ctx_empty(void)
 {
 	return live == NULL;
@@ -365,7 +378,8 @@ void share_ctx_forget(void)
 	while (*tail)
 		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
-		close(s->writer);
+		if (writer_ours(s))
+			close(s->writer);
 	*tail = live;
 	live = NULL;
 }

@@ -31,11 +31,10 @@ void share_set_of(sigset_t *set, sigbits bits);
 int share_ctx_open(sigbits mask, unsigned long flags, int ep);
 /* Take back the share fd share_ctx_open() made last. */
 void share_ctx_undo_open(int ep);
-/* Set the mask of our share fd fd, a pipe's read end with this identity
- * (the mask it had goes in *old): 0; -1 with errno EPERM for a share fd of
- * a process we were forked from; 1 for one we do not know. ep is the epoll
- * set the share fds joined, -1 if none. */
-int share_ctx_setmask(int fd, int ep, dev_t dev, ino_t ino, sigbits mask, sigbits *old);
+/* Set the mask of our share fd with this identity (the mask it had goes in
+ * *old): 0; -1 with errno EPERM for a share fd of a process we were forked
+ * from; 1 for one we do not know. */
+int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old);
 /* The signals some share fd with room would take. */
 sigbits share_ctx_wanted(void);
 /* How many records can be taken now and surely written (0..SHARE_BATCH). */
@@ -45,6 +44,10 @@ unsigned share_ctx_batch(void);
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
+/* A new thread's epoll set ep takes over the share fds of a thread given
+ * up (its descriptors closed by the program): those whose writers the
+ * program closed too are dropped. */
+void share_ctx_adopt(int ep);
 bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);

@@ -52,9 +52,11 @@ static struct {
 	bool started;         /* it has reached its loop */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
+	bool retiring;        /* a thread given up has yet to close its descriptors */
 	bool joinable;        /* thread is a thread of this process not joined yet */
-	unsigned generation;  /* threads started so far */
+	unsigned generation;  /* threads started or given up so far */
 	pthread_t thread;
+	pid_t tid;            /* its thread id, the mark of its descriptors */
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
 	sigbits taking;       /* the mask sfd has */
 } fwd = {
@@ -75,13 +77,49 @@ static pid_t own_tid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* The thread's descriptors carry a mark no file of the program has: the
+ * thread's id as their owner (F_SETOWN_EX; with no O_ASYNC it sends
+ * nothing). A program that closed them (close_range(), closefrom()) and
+ * opened other files at those numbers is told apart: the library never
+ * writes, reads, changes or closes a file that is not its own, and never
+ * waits for a thread that cannot be woken. Until the thread has started and
+ * marked them, they are the ones share_serve() has just made. */
+static void mark(int fd)
+{
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = fwd.tid };
+
+	fcntl(fd, F_SETOWN_EX, &owner);
+}
+
+static bool marked(int fd, pid_t tid)
+{
+	struct f_owner_ex owner;
+	int saved = errno;
+	bool yes = fd >= 0 && fcntl(fd, F_GETOWN_EX, &owner) == 0 && owner.type == F_OWNER_TID &&
+		   owner.pid == tid;
+
+	errno = saved;
+	return yes;
+}
+
+static bool ours(int fd)
+{
+	return fwd.started ? marked(fd, fwd.tid) : fd >= 0;
+}
+
+static bool thread_fds_ours(void)
+{
+	return ours(fwd.sfd) && ours(fwd.ep) && ours(fwd.wake);
+}
+
+/* Those the program has closed are forgotten, never closed again. */
 static void close_thread_fds(void)
 {
-	if (fwd.sfd >= 0)
+	if (ours(fwd.sfd))
 		close(fwd.sfd);
-	if (fwd.ep >= 0)
+	if (ours(fwd.ep))
 		close(fwd.ep);
-	if (fwd.wake >= 0)
+	if (ours(fwd.wake))
 		close(fwd.wake);
 	fwd.sfd = fwd.ep = fwd.wake = -1;
 	fwd.taking = 0;
@@ -140,6 +178,10 @@ int share_update(void)
 
 	if (!fwd.running || want == fwd.taking)
 		return 0;
+	if (!ours(fwd.sfd)) {
+		errno = EBADF; /* the program closed it: share_serve() starts afresh */
+		return -1;
+	}
 	share_set_of(&set, want);
 	if (signalfd(fwd.sfd, &set, 0) < 0)
 		return -1;
@@ -299,18 +341,49 @@ static bool alone(void)
 static void *forward(void *unused)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
+	unsigned generation;
+	bool swept = false;
+	int sfd, ep, wake;
+	pid_t me = own_tid();
 
 	(void)unused;
 	pthread_mutex_lock(&fwd.lock);
+	generation = fwd.generation;
+	sfd = fwd.sfd;
+	ep = fwd.ep;
+	wake = fwd.wake;
+	fwd.tid = me;
+	mark(fwd.sfd);
+	mark(fwd.ep);
+	mark(fwd.wake);
 	fwd.started = true;
 	pthread_cond_broadcast(&fwd.moved);
 	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
-		int ep = fwd.ep, timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
 		bool signals = false;
 
+		if (!ours(ep))
+			break;
 		pthread_mutex_unlock(&fwd.lock);
 		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
 		pthread_mutex_lock(&fwd.lock);
+		/* Given up while we slept (some of our descriptors were closed
+		 * under us): the state is another thread's now; what is left of
+		 * ours is closed here. */
+		if (fwd.generation != generation) {
+			if (marked(sfd, me))
+				close(sfd);
+			if (marked(wake, me))
+				close(wake);
+			if (marked(ep, me))
+				close(ep);
+			fwd.retiring = false;
+			pthread_cond_broadcast(&fwd.moved);
+			pthread_mutex_unlock(&fwd.lock);
+			return NULL;
+		}
+		if ((swept = !thread_fds_ours()))
+			break;
 		for (int i = 0; i < n; i++) {
 			uint64_t count;
 
@@ -330,7 +403,7 @@ static void *forward(void *unused)
 	}
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first. */
-	if (fwd.exiting || !share_ctx_empty())
+	if (!swept && ours(fwd.ep) && (fwd.exiting || !share_ctx_empty()))
 		while (take_batch())
 			;
 	close_thread_fds();
@@ -357,14 +430,43 @@ static int watch(int fd, void *tag)
 	return epoll_ctl(fwd.ep, EPOLL_CTL_ADD, fd, &ev);
 }
 
+static void wake_thread(void);
+
+/* The program closed some of the running thread's descriptors: it cannot
+ * serve on. While its eventfd is left it is woken, finds a new generation,
+ * closes what is left of its own and ends, and is joined. Otherwise it is
+ * let go (detached): if the program closed them all, it sleeps in an empty
+ * epoll_wait() until the process ends (sigfd(3) BUGS). */
+static void give_up_thread(void)
+{
+	bool can_wake = ours(fwd.wake) && !pthread_equal(pthread_self(), fwd.thread);
+
+	fwd.generation++;
+	fwd.running = false;
+	if (can_wake) {
+		fwd.retiring = true;
+		wake_thread();
+		while (fwd.retiring)
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		pthread_join(fwd.thread, NULL);
+	} else if (fwd.joinable)
+		pthread_detach(fwd.thread);
+	fwd.joinable = false;
+	fwd.sfd = fwd.ep = fwd.wake = -1;
+	fwd.taking = 0;
+	pthread_cond_broadcast(&fwd.moved);
+}
+
 int share_serve(void)
 {
 	pthread_attr_t attr;
 	sigset_t none, all, old;
 	int err;
 
-	if (fwd.running)
+	if (fwd.running && thread_fds_ours())
 		return fwd.ep;
+	if (fwd.running)
+		give_up_thread();
 	join_ended();
 	sigemptyset(&none);
 	fwd.sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -391,17 +493,16 @@ int share_serve(void)
 		fwd.running = fwd.joinable = true;
 		fwd.exiting = fwd.started = false;
 		fwd.generation++;
+		/* Share fds of a thread given up: those whose writers are still
+		 * ours join the new set. */
+		share_ctx_adopt(fwd.ep);
 		return fwd.ep;
 	}
 fail:
+	fwd.started = false; /* ours() then takes what we just made for ours */
 	close_thread_fds();
 	errno = err;
 	return -1;
-}
-
-int share_epoll(void)
-{
-	return fwd.running ? fwd.ep : -1;
 }
 
 /* A sanitizer's runtime allocates in a new thread before our code runs,
@@ -422,7 +523,8 @@ static void wake_thread(void)
 {
 	uint64_t one = 1;
 
-	(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
+	if (ours(fwd.wake))
+		(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
 }
 
 /* fork(): the prepare handler takes the lock, so the thread is between
@@ -481,6 +583,9 @@ __attribute__((destructor)) static void share_at_exit(void)
 	if (atomic_load(&owner) != getpid())
 		return;
 	share_lock(&call);
+	/* A thread whose descriptors the program closed cannot be woken. */
+	if (fwd.running && !thread_fds_ours())
+		give_up_thread();
 	if (fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
 		/* Another thread of ours may start a new one meanwhile: that one
 		 * is not waited for. */

@@ -20,8 +20,6 @@ void share_unlock(struct share_call *call, int ok);
 /* Under the lock: make sure a forwarding thread runs; the epoll set that
  * new share fds join, or -1 and errno. */
 int share_serve(void);
-/* Under the lock: the epoll set of the running thread, or -1. */
-int share_epoll(void);
 /* Under the lock: return once a thread just started runs our code (it may
  * drop the lock meanwhile). */
 void share_await_start(void);

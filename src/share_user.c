@@ -50,17 +50,20 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (!S_ISFIFO(st.st_mode) || (fl & O_ACCMODE) != O_RDONLY)
 		return SIGFD_NOT_MINE;
 	share_lock(&call);
-	rc = share_ctx_setmask(fd, share_epoll(), st.st_dev, st.st_ino, share_bits(mask), &old);
+	rc = share_ctx_setmask(st.st_dev, st.st_ino, share_bits(mask), &old);
 	/* Applied before we return: a signal just removed stays pending. A
-	 * failure leaves the mask as it was. */
-	if (rc == 0 && share_update() < 0) {
+	 * failure leaves the mask as it was. A thread whose descriptors the
+	 * program closed is replaced first. */
+	if (rc == 0 && share_update() < 0 && (share_serve() < 0 || share_update() < 0)) {
 		int err = errno;
-		share_ctx_setmask(fd, share_epoll(), st.st_dev, st.st_ino, old, &old);
+		share_ctx_setmask(st.st_dev, st.st_ino, old, &old);
 		share_update();
 		errno = err;
 		rc = -1;
 	} else if (rc == 1)
 		rc = SIGFD_NOT_MINE;
+	if (rc == 0)
+		share_await_start();
 	share_ctx_reap();
 	share_unlock(&call, rc != -1);
 	return rc;
