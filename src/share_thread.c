@@ -55,6 +55,7 @@ static struct {
 	bool retiring;        /* a thread given up has yet to close its descriptors */
 	bool joinable;        /* thread is a thread of this process not joined yet */
 	unsigned generation;  /* threads started or given up so far */
+	unsigned asked, done; /* takes asked for by share_take_now(), and made */
 	pthread_t thread;
 	pid_t tid;            /* its thread id, the mark of its descriptors */
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
@@ -398,8 +399,12 @@ static void *forward(void *unused)
 		share_update();
 		if (fwd.exiting)
 			break;
-		if (signals)
+		if (signals || fwd.done != fwd.asked)
 			take_batch();
+		if (fwd.done != fwd.asked) {
+			fwd.done = fwd.asked;
+			pthread_cond_broadcast(&fwd.moved);
+		}
 	}
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first. */
@@ -525,6 +530,17 @@ static void wake_thread(void)
 
 	if (ours(fwd.wake))
 		(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
+}
+
+void share_take_now(void)
+{
+	unsigned asked = ++fwd.asked;
+
+	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread))
+		return;
+	wake_thread();
+	while (fwd.running && (int)(fwd.done - asked) < 0)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
 }
 
 /* fork(): the prepare handler takes the lock, so the thread is between

@@ -3,12 +3,23 @@
  * the state machine (share_ctx.c) and the thread (share_thread.c). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "share_ctx.h"
 #include "share_thread.h"
+
+/* A signal already pending that a share fd now takes is readable when the
+ * call returns, as with a signalfd: the thread takes it first. */
+static void take_if_pending(sigbits added)
+{
+	sigset_t pending;
+
+	if (added && sigpending(&pending) == 0 && (share_bits(&pending) & added))
+		share_take_now();
+}
 
 int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 {
@@ -29,8 +40,10 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 		errno = err;
 		fd = -1;
 	}
-	if (fd >= 0)
+	if (fd >= 0) {
 		share_await_start();
+		take_if_pending(share_bits(mask));
+	}
 	share_ctx_reap();
 	share_unlock(&call, fd >= 0);
 	return fd;
@@ -62,8 +75,10 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 		rc = -1;
 	} else if (rc == 1)
 		rc = SIGFD_NOT_MINE;
-	if (rc == 0)
+	if (rc == 0) {
 		share_await_start();
+		take_if_pending(share_bits(mask) & ~old);
+	}
 	share_ctx_reap();
 	share_unlock(&call, rc != -1);
 	return rc;
