@@ -4,7 +4,8 @@
  * with a forwarding thread: both forward, and when main() calls
  * pthread_exit() the two threads do not keep each other alive: the process
  * ends with status 0, each share fd gives its record, then end of file. The
- * creator is a fresh image (see share_main_pthread_exit). */
+ * creator is a fresh image (see share_main_pthread_exit). The user-space
+ * backend only. */
 #include <dlfcn.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -46,6 +47,7 @@ int main(int argc, char **argv)
 	sigset_t both = set_of(SIGUSR1);
 	sigaddset(&both, SIGUSR2);
 	block_only(&both);
+	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0); /* inherited by the creator */
 
 	char self[4096], so[4200];
 	snprintf(self, sizeof self, "%s", argv[0]);

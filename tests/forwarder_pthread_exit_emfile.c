@@ -7,7 +7,7 @@
  * all 10 while the worker still runs; then the worker frees its
  * descriptors and ends, and the process ends with status 0, end of file
  * after the records. The creator is a fresh image (see
- * share_main_pthread_exit). */
+ * share_main_pthread_exit). The user-space backend only. */
 #include <pthread.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -107,6 +107,7 @@ int main(int argc, char **argv)
 	sigset_t rt = set_of(SIGRTMIN);
 	int link[2], done[2], got = 0;
 	block_only(&rt);
+	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0); /* inherited by the creator */
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) == 0);
 	CHECK(pipe(done) == 0);
 	pid_t creator = fork();
