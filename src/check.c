@@ -51,7 +51,7 @@ static int thread_blocked(const char *tid, uint64_t *blocked)
 	return 1;
 }
 
-PUBLIC int sigfd_unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
+static int unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
 {
 	int saved = errno, found = 0;
 	uint64_t want = 0, blocked;
@@ -94,6 +94,18 @@ PUBLIC int sigfd_unblocked_threads(const sigset_t *mask, pid_t *tids, size_t nti
 	return found;
 }
 
+/* Not a cancellation point: a request acting in opendir() or read() would
+ * leak the stream or the descriptor. The caller's state is given back. */
+PUBLIC int sigfd_unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
+{
+	int cancel_state, n;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	n = unblocked_threads(mask, tids, ntids);
+	pthread_setcancelstate(cancel_state, NULL);
+	return n;
+}
+
 /* One write(), so the line is not split; SIGPIPE from a closed stderr is
  * blocked and taken back, since the caller may not expect it. */
 static void say(const char *line, size_t len)
@@ -122,7 +134,7 @@ void sigfd_debug_check(int fd, const sigset_t *set)
 
 	if (!debug || strcmp(debug, "1") != 0)
 		return;
-	n = sigfd_unblocked_threads(set, tids, sizeof tids / sizeof tids[0]);
+	n = unblocked_threads(set, tids, sizeof tids / sizeof tids[0]);
 	if (n < 0)
 		len = snprintf(line, sizeof line, "sigfd: SIGFD_DEBUG: fd %d: cannot check threads: %s\n",
 			       fd, strerror(errno));

@@ -99,6 +99,22 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep)
 }
 
 static void remove_share(struct share *gone, int ep);
+static void drop_share(struct share *gone, int ep, bool close_writer);
+
+/* Is s->writer still the write end we made? A pipe's inode is its own, so a
+ * program that closed our descriptors (close_range()) and opened other
+ * files at those numbers is told apart: we never write into, or close,
+ * one of its files. */
+static bool writer_ours(const struct share *s)
+{
+	struct stat st;
+	int saved = errno;
+	bool yes = fstat(s->writer, &st) == 0 && S_ISFIFO(st.st_mode) && st.st_dev == s->dev &&
+		   st.st_ino == s->ino;
+
+	errno = saved;
+	return yes;
+}
 
 void share_ctx_undo_open(int ep)
 {
@@ -107,7 +123,7 @@ void share_ctx_undo_open(int ep)
 	while (s && s->next)
 		s = s->next;
 	if (s)
-		remove_share(s, ep);
+		drop_share(s, ep, true); /* made just now, under the lock: ours */
 }
 
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
@@ -148,13 +164,20 @@ unsigned share_ctx_batch(void)
 
 static void remove_share(struct share *gone, int ep)
 {
+	drop_share(gone, ep, writer_ours(gone));
+}
+
+static void drop_share(struct share *gone, int ep, bool close_writer)
+{
 	for (struct share **p = &live; *p; p = &(*p)->next)
 		if (*p == gone) {
 			*p = gone->next;
 			/* Out of the epoll set before the fd goes: a process forked
 			 * without fork handlers may still hold the file. */
-			epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
-			close(gone->writer);
+			if (close_writer) {
+				epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
+				close(gone->writer);
+			}
 			gone->next = dead;
 			dead = gone;
 			return;
@@ -249,6 +272,10 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 			iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
 			mine |= (uint32_t)1 << i;
 		}
+	if (!writer_ours(s)) {
+		remove_share(s, ep); /* the program closed it: they go back */
+		return mine;
+	}
 	if (writev(s->writer, iov, (int)count) < 0) {
 		if (errno == EPIPE) {
 			drop_own_sigpipe();
@@ -305,6 +332,23 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	return back;
 }
 
+void share_ctx_adopt(int ep)
+{
+	struct share *s = live, *next;
+
+	for (; s; s = next) {
+		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
+
+		next = s->next;
+		if (!writer_ours(s) || epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+			remove_share(s, ep);
+			continue;
+		}
+		s->room = 0;
+		refresh_room(s, ep);
+	}
+}
+
 bool share_ctx_empty(void)
 {
 	return live == NULL;
@@ -326,10 +370,16 @@ void share_ctx_reap(void)
 
 void share_ctx_forget(void)
 {
+	struct share **tail = &foreign;
+
 	free_list(&dead);
-	free_list(&foreign);
+	/* The share fds of every ancestor stay foreign: a grandchild's setmask
+	 * on its grandparent's fd fails with EPERM as a child's does. */
+	while (*tail)
+		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
-		close(s->writer);
-	foreign = live;
+		if (writer_ours(s))
+			close(s->writer);
+	*tail = live;
 	live = NULL;
 }

@@ -32,8 +32,8 @@ int share_ctx_open(sigbits mask, unsigned long flags, int ep);
 /* Take back the share fd share_ctx_open() made last. */
 void share_ctx_undo_open(int ep);
 /* Set the mask of our share fd with this identity (the mask it had goes in
- * *old): 0; -1 with errno EPERM for a share fd of the process we were
- * forked from; 1 for one we do not know. */
+ * *old): 0; -1 with errno EPERM for a share fd of a process we were forked
+ * from; 1 for one we do not know. */
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old);
 /* The signals some share fd with room would take. */
 sigbits share_ctx_wanted(void);
@@ -44,11 +44,16 @@ unsigned share_ctx_batch(void);
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
+/* A new thread's epoll set ep takes over the share fds of a thread given
+ * up (its descriptors closed by the program): those whose writers the
+ * program closed too are dropped. */
+void share_ctx_adopt(int ep);
 bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);
 /* In a process forked from the creator: close the inherited writers and
- * remember the share fds as the parent's (setmask on them: EPERM). */
+ * remember the share fds, with those the parent remembered, as an
+ * ancestor's (setmask on them: EPERM). */
 void share_ctx_forget(void);
 
 #endif

@@ -39,6 +39,9 @@
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
 #define FORWARD_EVENTS 16
+/* The thread's name: seen in ps, and how copies of the library tell their
+ * threads from the program's (alone()). */
+#define FORWARD_NAME "sigfd-forward"
 /* How often a thread left alone with a departed main thread looks again. */
 #define ALONE_POLL_MS 20
 
@@ -49,9 +52,12 @@ static struct {
 	bool started;         /* it has reached its loop */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
+	bool retiring;        /* a thread given up has yet to close its descriptors */
 	bool joinable;        /* thread is a thread of this process not joined yet */
-	unsigned generation;  /* threads started so far */
+	unsigned generation;  /* threads started or given up so far */
+	unsigned asked, done; /* takes asked for by share_take_now(), and made */
 	pthread_t thread;
+	pid_t tid;            /* its thread id, the mark of its descriptors */
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
 	sigbits taking;       /* the mask sfd has */
 } fwd = {
@@ -72,13 +78,49 @@ static pid_t own_tid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* The thread's descriptors carry a mark no file of the program has: the
+ * thread's id as their owner (F_SETOWN_EX; with no O_ASYNC it sends
+ * nothing). A program that closed them (close_range(), closefrom()) and
+ * opened other files at those numbers is told apart: the library never
+ * writes, reads, changes or closes a file that is not its own, and never
+ * waits for a thread that cannot be woken. Until the thread has started and
+ * marked them, they are the ones share_serve() has just made. */
+static void mark(int fd)
+{
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = fwd.tid };
+
+	fcntl(fd, F_SETOWN_EX, &owner);
+}
+
+static bool marked(int fd, pid_t tid)
+{
+	struct f_owner_ex owner;
+	int saved = errno;
+	bool yes = fd >= 0 && fcntl(fd, F_GETOWN_EX, &owner) == 0 && owner.type == F_OWNER_TID &&
+		   owner.pid == tid;
+
+	errno = saved;
+	return yes;
+}
+
+static bool ours(int fd)
+{
+	return fwd.started ? marked(fd, fwd.tid) : fd >= 0;
+}
+
+static bool thread_fds_ours(void)
+{
+	return ours(fwd.sfd) && ours(fwd.ep) && ours(fwd.wake);
+}
+
+/* Those the program has closed are forgotten, never closed again. */
 static void close_thread_fds(void)
 {
-	if (fwd.sfd >= 0)
+	if (ours(fwd.sfd))
 		close(fwd.sfd);
-	if (fwd.ep >= 0)
+	if (ours(fwd.ep))
 		close(fwd.ep);
-	if (fwd.wake >= 0)
+	if (ours(fwd.wake))
 		close(fwd.wake);
 	fwd.sfd = fwd.ep = fwd.wake = -1;
 	fwd.taking = 0;
@@ -137,6 +179,10 @@ int share_update(void)
 
 	if (!fwd.running || want == fwd.taking)
 		return 0;
+	if (!ours(fwd.sfd)) {
+		errno = EBADF; /* the program closed it: share_serve() starts afresh */
+		return -1;
+	}
 	share_set_of(&set, want);
 	if (signalfd(fwd.sfd, &set, 0) < 0)
 		return -1;
@@ -236,33 +282,38 @@ static bool take_batch(void)
 	return back != (n == 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1); /* false: none went anywhere */
 }
 
-/* Does any other thread of the process still live? Read from /proc, with no
- * allocation; without /proc the answer is yes. */
-static bool thread_lives(int task_dir, const char *tid)
+/* Is thread tid, which still lives, a forwarding thread: ours, or that of
+ * another copy of the library in this process (a static archive linked in
+ * and libsigfd.so loaded with dlopen())? Such threads do not keep one
+ * another alive. Its name tells; when it cannot be read (no descriptor
+ * free), the thread counts as one of the program's: forwarding goes on. */
+static bool forwarder(int task_dir, const char *tid)
 {
-	char path[64], stat[256], *end;
+	static const char name[] = FORWARD_NAME "\n";
+	char path[64], comm[sizeof name];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof path, "%s/stat", tid);
+	snprintf(path, sizeof path, "%s/comm", tid);
 	fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false; /* it has just gone */
-	n = read(fd, stat, sizeof stat - 1);
-	close(fd);
-	if (n <= 0)
 		return false;
-	stat[n] = 0;
-	end = strrchr(stat, ')'); /* the state follows the command name */
-	return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+	n = read(fd, comm, sizeof comm);
+	close(fd);
+	return n == (ssize_t)sizeof name - 1 && memcmp(comm, name, sizeof name - 1) == 0;
 }
 
+/* Does any thread of the program still live, besides the main thread that
+ * called pthread_exit() and the forwarding threads? Asked with tgkill(),
+ * which needs no descriptor (a thread other than the main thread is gone
+ * from the kernel as soon as it has exited); any doubt, /proc missing or
+ * the table full, means yes. No allocation. */
 static bool alone(void)
 {
 	char buf[2048];
 	long n;
 	bool others = false;
-	pid_t me = own_tid();
+	pid_t me = own_tid(), pid = getpid();
 	int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dir < 0)
@@ -276,10 +327,13 @@ static bool alone(void)
 				unsigned char type;
 				char name[];
 			} *d = (void *)(buf + off);
+			pid_t tid;
 
 			off += d->reclen;
-			if (d->name[0] != '.' && atoi(d->name) != me)
-				others = thread_lives(dir, d->name);
+			if (d->name[0] == '.' || (tid = (pid_t)atoi(d->name)) == me || tid == pid)
+				continue;
+			others = (syscall(SYS_tgkill, (long)pid, (long)tid, 0L) == 0 || errno != ESRCH) &&
+				 !forwarder(dir, d->name);
 		}
 	close(dir);
 	return n == 0 && !others;
@@ -288,18 +342,49 @@ static bool alone(void)
 static void *forward(void *unused)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
+	unsigned generation;
+	bool swept = false;
+	int sfd, ep, wake;
+	pid_t me = own_tid();
 
 	(void)unused;
 	pthread_mutex_lock(&fwd.lock);
+	generation = fwd.generation;
+	sfd = fwd.sfd;
+	ep = fwd.ep;
+	wake = fwd.wake;
+	fwd.tid = me;
+	mark(fwd.sfd);
+	mark(fwd.ep);
+	mark(fwd.wake);
 	fwd.started = true;
 	pthread_cond_broadcast(&fwd.moved);
 	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
-		int ep = fwd.ep, timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
 		bool signals = false;
 
+		if (!ours(ep))
+			break;
 		pthread_mutex_unlock(&fwd.lock);
 		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
 		pthread_mutex_lock(&fwd.lock);
+		/* Given up while we slept (some of our descriptors were closed
+		 * under us): the state is another thread's now; what is left of
+		 * ours is closed here. */
+		if (fwd.generation != generation) {
+			if (marked(sfd, me))
+				close(sfd);
+			if (marked(wake, me))
+				close(wake);
+			if (marked(ep, me))
+				close(ep);
+			fwd.retiring = false;
+			pthread_cond_broadcast(&fwd.moved);
+			pthread_mutex_unlock(&fwd.lock);
+			return NULL;
+		}
+		if ((swept = !thread_fds_ours()))
+			break;
 		for (int i = 0; i < n; i++) {
 			uint64_t count;
 
@@ -314,12 +399,16 @@ static void *forward(void *unused)
 		share_update();
 		if (fwd.exiting)
 			break;
-		if (signals)
+		if (signals || fwd.done != fwd.asked)
 			take_batch();
+		if (fwd.done != fwd.asked) {
+			fwd.done = fwd.asked;
+			pthread_cond_broadcast(&fwd.moved);
+		}
 	}
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first. */
-	if (fwd.exiting || !share_ctx_empty())
+	if (!swept && ours(fwd.ep) && (fwd.exiting || !share_ctx_empty()))
 		while (take_batch())
 			;
 	close_thread_fds();
@@ -346,14 +435,43 @@ static int watch(int fd, void *tag)
 	return epoll_ctl(fwd.ep, EPOLL_CTL_ADD, fd, &ev);
 }
 
+static void wake_thread(void);
+
+/* The program closed some of the running thread's descriptors: it cannot
+ * serve on. While its eventfd is left it is woken, finds a new generation,
+ * closes what is left of its own and ends, and is joined. Otherwise it is
+ * let go (detached): if the program closed them all, it sleeps in an empty
+ * epoll_wait() until the process ends (sigfd(3) BUGS). */
+static void give_up_thread(void)
+{
+	bool can_wake = ours(fwd.wake) && !pthread_equal(pthread_self(), fwd.thread);
+
+	fwd.generation++;
+	fwd.running = false;
+	if (can_wake) {
+		fwd.retiring = true;
+		wake_thread();
+		while (fwd.retiring)
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		pthread_join(fwd.thread, NULL);
+	} else if (fwd.joinable)
+		pthread_detach(fwd.thread);
+	fwd.joinable = false;
+	fwd.sfd = fwd.ep = fwd.wake = -1;
+	fwd.taking = 0;
+	pthread_cond_broadcast(&fwd.moved);
+}
+
 int share_serve(void)
 {
 	pthread_attr_t attr;
 	sigset_t none, all, old;
 	int err;
 
-	if (fwd.running)
+	if (fwd.running && thread_fds_ours())
 		return fwd.ep;
+	if (fwd.running)
+		give_up_thread();
 	join_ended();
 	sigemptyset(&none);
 	fwd.sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -376,13 +494,17 @@ int share_serve(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0) {
-		pthread_setname_np(fwd.thread, "sigfd-forward"); /* seen in ps, top, /proc */
+		pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
 		fwd.running = fwd.joinable = true;
 		fwd.exiting = fwd.started = false;
 		fwd.generation++;
+		/* Share fds of a thread given up: those whose writers are still
+		 * ours join the new set. */
+		share_ctx_adopt(fwd.ep);
 		return fwd.ep;
 	}
 fail:
+	fwd.started = false; /* ours() then takes what we just made for ours */
 	close_thread_fds();
 	errno = err;
 	return -1;
@@ -406,7 +528,19 @@ static void wake_thread(void)
 {
 	uint64_t one = 1;
 
-	(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
+	if (ours(fwd.wake))
+		(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
+}
+
+void share_take_now(void)
+{
+	unsigned asked = ++fwd.asked;
+
+	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread))
+		return;
+	wake_thread();
+	while (fwd.running && (int)(fwd.done - asked) < 0)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
 }
 
 /* fork(): the prepare handler takes the lock, so the thread is between
@@ -465,6 +599,9 @@ __attribute__((destructor)) static void share_at_exit(void)
 	if (atomic_load(&owner) != getpid())
 		return;
 	share_lock(&call);
+	/* A thread whose descriptors the program closed cannot be woken. */
+	if (fwd.running && !thread_fds_ours())
+		give_up_thread();
 	if (fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
 		/* Another thread of ours may start a new one meanwhile: that one
 		 * is not waited for. */

@@ -25,5 +25,8 @@ int share_serve(void);
 void share_await_start(void);
 /* Under the lock: make the thread take what the share fds now want. */
 int share_update(void);
+/* Under the lock: return once the thread has taken a batch of what is
+ * pending now (it may drop the lock meanwhile). */
+void share_take_now(void);
 
 #endif

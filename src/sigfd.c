@@ -3,6 +3,7 @@
  * dispatch. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static void taken(int fd, const sigset_t *set)
 	sigfd_debug_check(fd, set);
 }
 
-PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
+static int make(const sigset_t *mask, unsigned long flags)
 {
 	sigset_t set;
 
@@ -77,13 +78,16 @@ PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
 	return fd;
 }
 
-PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
+static int setmask(int fd, const sigset_t *mask)
 {
 	sigset_t set;
+	int fl = fcntl(fd, F_GETFL);
 
-	if (fcntl(fd, F_GETFD) < 0)
+	if (fl < 0)
 		return -1; /* EBADF */
-	if (!mask) {
+	/* An O_PATH descriptor is open, and never a sigfd: the calls below
+	 * would say EBADF, as for a closed one. */
+	if (!mask || (fl & O_PATH)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -97,5 +101,29 @@ PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
 		rc = sigfd_local_setmask(fd, &set);
 	if (rc == 0)
 		taken(fd, &set);
+	return rc;
+}
+
+/* Neither call is a cancellation point: a request acting inside (at the
+ * SIGFD_DEBUG check's open() or read(), say) would leak the new descriptor
+ * or a directory stream. The caller's state is given back, the request
+ * still pending for its next cancellation point. */
+PUBLIC int sigfd(const sigset_t *mask, unsigned long flags)
+{
+	int cancel_state, fd;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	fd = make(mask, flags);
+	pthread_setcancelstate(cancel_state, NULL);
+	return fd;
+}
+
+PUBLIC int sigfd_setmask(int fd, const sigset_t *mask)
+{
+	int cancel_state, rc;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	rc = setmask(fd, mask);
+	pthread_setcancelstate(cancel_state, NULL);
 	return rc;
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* sigfd_setmask() accepts only what sigfd() returned and copies of it (dup,
+ * fork, SCM_RIGHTS): an O_PATH descriptor is open but no sigfd (EINVAL, not
+ * EBADF), in either mode; in share mode, the write end of the library's
+ * pipe opened again through /proc/self/fd is the same pipe but no sigfd:
+ * EINVAL, and the share fd's mask is unchanged. (Its read end opened again
+ * reads the same records, and is taken for the share fd: sigfd(3).) */
+#include <dirent.h>
+#include <sys/socket.h>
+
+#include "share_util.h"
+
+static void refused(int fd, const sigset_t *mask, const char *what)
+{
+	errno = 0;
+	if (sigfd_setmask(fd, mask) != -1 || errno != EINVAL) {
+		fprintf(stderr, "setmask on %s: want -1/EINVAL, got errno %d (%s)\n", what, errno,
+			strerror(errno));
+		exit(1);
+	}
+}
+
+static int reopen(int fd, int flags)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	int copy = open(path, flags | O_CLOEXEC);
+	CHECK(copy >= 0);
+	return copy;
+}
+
+/* The library's write end of the pipe behind share fd fd: another fd of
+ * this process on the same pipe, open for writing. -1 if none (a kernel
+ * backend's fd is no pipe). */
+static int library_writer(int fd)
+{
+	struct stat me, st;
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int found = -1;
+
+	CHECK(d != NULL && fstat(fd, &me) == 0);
+	while ((e = readdir(d))) {
+		int n = atoi(e->d_name);
+		if (e->d_name[0] == '.' || n == fd || n == dirfd(d) || fstat(n, &st) < 0)
+			continue;
+		if (S_ISFIFO(st.st_mode) && st.st_ino == me.st_ino && st.st_dev == me.st_dev &&
+		    (fcntl(n, F_GETFL) & O_ACCMODE) == O_WRONLY)
+			found = n;
+	}
+	closedir(d);
+	return found;
+}
+
+/* fd still reports SIGUSR1 only: the refused calls changed nothing. */
+static void still_usr1(int fd)
+{
+	CHECK(kill(getpid(), SIGUSR2) == 0);
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(poll_events(fd, POLLIN, 10000) & POLLIN);
+	CHECK(read_one(fd).ssi_signo == SIGUSR1);
+	sigset_t usr2 = set_of(SIGUSR2);
+	struct timespec now = { 0, 0 };
+	WAIT_UNTIL(pending_has(SIGUSR2));
+	CHECK(sigtimedwait(&usr2, NULL, &now) == SIGUSR2);
+}
+
+int main(void)
+{
+	sigset_t usr1 = set_of(SIGUSR1), usr2 = set_of(SIGUSR2), both = usr1;
+	sigaddset(&both, SIGUSR2);
+	block_only(&both);
+
+	/* O_PATH: of a file, and of a sigfd of either mode. */
+	int path = open("/", O_PATH | O_CLOEXEC);
+	CHECK(path >= 0);
+	refused(path, &usr2, "an O_PATH fd of /");
+	CHECK(close(path) == 0);
+	for (int m = 0; m < 2; m++) {
+		int fd = sigfd(&usr1, (m ? SIGFD_SHARE : 0) | SIGFD_NONBLOCK | SIGFD_CLOEXEC);
+		CHECK(fd >= 0);
+		path = reopen(fd, O_PATH);
+		refused(path, &usr2, "an O_PATH fd of a sigfd");
+		CHECK(close(path) == 0);
+		still_usr1(fd);
+		CHECK(close(fd) == 0);
+	}
+
+	int fd = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK | SIGFD_CLOEXEC);
+	CHECK(fd >= 0);
+	int writer = library_writer(fd);
+	if (writer >= 0) {
+		int w = reopen(writer, O_WRONLY | O_NONBLOCK);
+		refused(w, &usr2, "the share fd's pipe, its write end opened again");
+		CHECK(close(w) == 0);
+	}
+	still_usr1(fd);
+
+	/* Copies are the share fd: dup(), and SCM_RIGHTS to ourselves. */
+	int copy = dup(fd);
+	CHECK(copy >= 0);
+	CHECK(sigfd_setmask(copy, &usr2) == 0);
+	CHECK(close(copy) == 0);
+	int link[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) == 0);
+	send_fd(link[0], fd);
+	copy = recv_fd(link[1]);
+	CHECK(sigfd_setmask(copy, &usr1) == 0);
+	CHECK(close(copy) == 0);
+	close_pair(link);
+	still_usr1(fd);
+	CHECK(close(fd) == 0);
+	return 0;
+}
