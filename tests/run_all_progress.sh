@@ -16,8 +16,9 @@ mkdir -p "$tmp/tests" "$tmp/b/tests" "$tmp/bin"
 cp "$here/run-all" "$here/hang-report" "$tmp/tests/"
 : >"$tmp/tests/contract-tests"
 : >"$tmp/tests/known-differences"
-cat >"$tmp/tests/long.sh" <<'SH'
-# progress: shown
+# (The line written apart, so that this file itself does not hold it.)
+printf '# progress: %s\n' shown >"$tmp/tests/long.sh"
+cat >>"$tmp/tests/long.sh" <<'SH'
 echo "stage one" >&"$SIGFD_PROGRESS_FD"
 until grep -q '^stage one$' out 2>/dev/null; do sleep 0.01; done
 SH
