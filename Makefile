@@ -36,7 +36,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
 # rewritten only when the line changes, and every object and link depends on
 # it, so `make CFLAGS=-O0` after `make` rebuilds instead of mixing.
 FLAGS_STAMP := $(B)/flags
-flags_line   = CC=$(CC) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE)
+flags_line   = CC=$(CC) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE) TOOLS_LINK=$(TOOLS_LINK)
 .PHONY: flags-check
 $(FLAGS_STAMP): flags-check
 	@mkdir -p $(@D)
@@ -54,16 +54,18 @@ LIB_SO   := $(B)/lib/libsigfd.so.$(VERSION)
 
 # Programs: each is NAME with NAME_SRCS; tools/, examples/, tests/, bench/
 # describe theirs in their own .mk file or get one .c file per program.
-# A program of several sources: $(eval $(call program,OUTPUT,SOURCES,LIBS)).
+# A program of several sources: $(eval $(call program,OUTPUT,SOURCES,LIBS)),
+# linked to libsigfd.a, or to the library given as a fourth argument.
 define program
-$(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(LIB_A) $(FLAGS_STAMP)
+$(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(or $(4),$(LIB_A)) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$(filter-out $(FLAGS_STAMP),$$^) $(3)
 endef
 TOOL_BINS :=
 include $(sort $(wildcard */*.mk))
 
-EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+# Examples with a library of their own are built apart (examples/examples.mk).
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out $(EXAMPLES_APART),$(wildcard examples/*.c)))
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))
 
 .PHONY: all lib check demo install uninstall clean
@@ -116,11 +118,13 @@ $(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.
 DEPS_OK := build/check-deps.ok
-$(DEPS_OK): tests/check-deps kmod/guest-run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+$(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
 	@sh tests/check-deps $@
 
+# Tools linked to libsigfd.so.0 (TOOLS_LINK=shared) find it in the build.
 check: all $(DEPS_OK)
-	@BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
+	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
+	BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
 	@BUILD=$(B) sh tools/demo.sh
@@ -131,6 +135,7 @@ INCDIR  ?= $(PREFIX)/include
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 PCDIR   ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/sigfd
 MAN3    := $(wildcard docs/*.3)
 MAN1    := $(wildcard docs/*.1)
 
@@ -139,10 +144,27 @@ MAN1    := $(wildcard docs/*.1)
 # Directories under PREFIX are written relative to ${prefix}, so
 # `pkg-config --define-variable=prefix=...` relocates them.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+# sigfdConfig.cmake likewise, from its own place: when CMAKEDIR is under
+# PREFIX it finds the prefix as "../" from itself (a DESTDIR-staged or moved
+# install works), and names LIBDIR and INCDIR relative to it when under it.
+space := $(subst ,, )
+cmake_up  = $(subst $(space),,$(foreach c,$(subst /, ,$(patsubst $(PREFIX)/%,%,$(CMAKEDIR))),../))
+cmake_pfx = $(if $(filter $(PREFIX)/%,$(CMAKEDIR)),get_filename_component(_sigfd_prefix "$${CMAKE_CURRENT_LIST_DIR}/$(cmake_up)" ABSOLUTE),set(_sigfd_prefix "$(PREFIX)"))
+cmake_rel = $(patsubst $(PREFIX)/%,$${_sigfd_prefix}/%,$(1))
+SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+
+# The directories an install creates (every missing component of each) are
+# written down in build/installed/, one file per set of install variables,
+# and make uninstall removes those that are then empty, and no other.
+INSTALL_DIRS   = $(INCDIR) $(LIBDIR) $(PCDIR) $(CMAKEDIR) $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man3
+INSTALL_RECORD = build/installed/$(shell printf '%s' '$(DESTDIR) $(INSTALL_DIRS)' | cksum | tr ' ' -).dirs
 
 install: lib $(TOOL_BINS)
-	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(BINDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	@mkdir -p $(dir $(INSTALL_RECORD))
+	@for d in $(INSTALL_DIRS); do \
+	    while [ "$$d" != / ] && [ ! -d "$(DESTDIR)$$d" ]; do echo "$$d"; d=$$(dirname "$$d"); done; \
+	done >>$(INSTALL_RECORD)
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS))
 	install -m 644 include/sigfd.h $(DESTDIR)$(INCDIR)/sigfd.h
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libsigfd.a
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libsigfd.so.$(VERSION)
@@ -152,17 +174,28 @@ install: lib $(TOOL_BINS)
 	    -e 's|@INCDIR@|$(call pc_rel,$(INCDIR))|' -e 's|@VERSION@|$(VERSION)|' \
 	    sigfd.pc.in > $(DESTDIR)$(PCDIR)/sigfd.pc
 	chmod 644 $(DESTDIR)$(PCDIR)/sigfd.pc
+	sed -e 's|@SIGFD_PREFIX@|$(cmake_pfx)|' -e 's|@SIGFD_LIBDIR@|$(call cmake_rel,$(LIBDIR))|' \
+	    -e 's|@SIGFD_INCDIR@|$(call cmake_rel,$(INCDIR))|' -e 's|@SIGFD_SOMAJOR@|$(SOMAJOR)|' \
+	    cmake/sigfdConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/sigfdConfig.cmake
+	sed -e 's|@SIGFD_VERSION@|$(VERSION)|' -e 's|@SIGFD_SOMAJOR@|$(SOMAJOR)|g' \
+	    -e 's|@SIGFD_SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	    cmake/sigfdConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/sigfdConfigVersion.cmake
+	chmod 644 $(DESTDIR)$(CMAKEDIR)/sigfdConfig.cmake $(DESTDIR)$(CMAKEDIR)/sigfdConfigVersion.cmake
 	$(if $(TOOL_BINS),install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/)
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
 
 uninstall:
 	rm -f $(DESTDIR)$(INCDIR)/sigfd.h $(DESTDIR)$(PCDIR)/sigfd.pc \
+	    $(DESTDIR)$(CMAKEDIR)/sigfdConfig.cmake $(DESTDIR)$(CMAKEDIR)/sigfdConfigVersion.cmake \
 	    $(DESTDIR)$(LIBDIR)/libsigfd.a $(DESTDIR)$(LIBDIR)/libsigfd.so \
 	    $(DESTDIR)$(LIBDIR)/libsigfd.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libsigfd.so.$(VERSION) \
 	    $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(TOOL_BINS))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+	@if [ -f $(INSTALL_RECORD) ]; then \
+	    LC_ALL=C sort -ru $(INSTALL_RECORD) | while read -r d; do rmdir "$(DESTDIR)$$d" 2>/dev/null || :; done; \
+	    rm -f $(INSTALL_RECORD); fi
 
 # Also what Kbuild leaves in kmod/ (make kmod, make check's guest tier).
 clean:

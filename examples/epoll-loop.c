@@ -2,6 +2,7 @@
 /* The poll-loop example on epoll: SIGINT and SIGTERM end it, SIGCHLD reaps
  * children. Usage: epoll-loop [N] starts N children that exit at once with
  * status 0..N-1. */
+#define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

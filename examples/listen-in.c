@@ -6,6 +6,7 @@
  * the parent five signals; the listener prints each, with its sender. Then
  * the parent execs, and the listener sees end of file: the signal queue it
  * was reading belonged to the old program image, which is gone. */
+#define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

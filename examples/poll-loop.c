@@ -2,6 +2,7 @@
 /* An event loop on poll(): SIGINT and SIGTERM end it, SIGCHLD reaps
  * children. Usage: poll-loop [N] starts N children that exit at once with
  * status 0..N-1, to have some SIGCHLD to handle. */
+#define _POSIX_C_SOURCE 200809L
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>

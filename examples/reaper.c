@@ -5,6 +5,7 @@
  * record, reap with waitpid(-1, WNOHANG) until it reports none left.
  * Usage: reaper [N] starts N children (default 100) that exit at once, reaps
  * them all and says from how many records. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

@@ -2,6 +2,7 @@
 /* The example from Linus Torvalds' 2003 sigfd() proposal, made real: block
  * every signal, take them all through one descriptor, and print each
  * signal with its sender. Stops after SIGTERM or SIGINT. */
+#define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

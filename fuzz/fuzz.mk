@@ -10,13 +10,13 @@ COV_B := build/coverage
 # The guest tier runs static programs of its own, not instrumented: KVER=none
 # makes it report SKIPPED here instead of booting QEMU for nothing. Coverage
 # measures; make check judges: the runs that link the library outside this
-# build's flags (install, readme_example) or list its exported symbols
+# build's flags (install, readme_example, cmake_consumer) or list its exported symbols
 # (static_symbols) fail here on gcov's own symbols, and are named, not fatal.
-COV_ARTIFACTS := install readme_example static_symbols
-coverage:
+COV_ARTIFACTS := install readme_example static_symbols cmake_consumer
+coverage: coverage-tools
 	@mkdir -p $(COV_B)
 	@find $(COV_B) -name '*.gcda' -delete
-	@env KVER=none $(MAKE) --no-print-directory check B=$(COV_B) CC=gcc \
+	@env KVER=none SIGFD_COVERAGE_RUN=1 $(MAKE) --no-print-directory check B=$(COV_B) CC=gcc \
 	    CFLAGS='-O0 -g --coverage -fprofile-update=atomic' LDFLAGS=--coverage SIGFD_NO_INSTALL=1 \
 	    > $(COV_B)/suite.log 2>&1 || true
 	@grep -E '^(FAIL|[0-9]+ passed)' $(COV_B)/suite.log || true
@@ -29,8 +29,14 @@ coverage:
 # gcov's counters can leave a branch count negative, which gcovr refuses:
 # such a line is skipped and named on stderr (atomic updates keep threads
 # from doing it too).
-GCOVR := gcovr -r . -f 'src/' --gcov-ignore-parse-errors
-coverage-report:
+GCOVR_BIN ?= gcovr
+GCOVR := $(GCOVR_BIN) -r . -f 'src/' --gcov-ignore-parse-errors
+# Asked first, before minutes of the suite: without gcovr there is no report.
+.PHONY: coverage-tools
+coverage-tools:
+	@command -v $(GCOVR_BIN) >/dev/null 2>&1 || \
+	    { echo "coverage: $(GCOVR_BIN) not found: the report needs gcovr (as root: apt-get install gcovr)" >&2; exit 1; }
+coverage-report: coverage-tools
 	@mkdir -p $(COV_B)/report
 	$(GCOVR) --exclude-unreachable-branches \
 	    --html-details $(COV_B)/report/index.html \

@@ -48,7 +48,12 @@ out=$base/$ver
 mode=${1:-run}
 series=$top/kernel/$ver
 
-note() { printf 'kpatch: %s\n' "$*" >&2; }
+# Each stage's line also goes to make check's output as it happens (a
+# descriptor from tests/run-all: "# progress: shown" in tests/kpatch_guest.sh).
+note() {
+	printf 'kpatch: %s\n' "$*" >&2
+	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kpatch: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"
+}
 die() { note "$*"; exit 1; }
 now() { date +%s; }
 
@@ -115,6 +120,9 @@ fetch_source() {
 	mkdir -p "$out/dl"
 	rm -f "$out"/dl/*.deb
 	# shellcheck disable=SC2086
+	size=$(apt-cache $APT_OPTS show "$PKG=$PKGVER" 2>/dev/null | sed -n 's/^Size: //p' | head -n 1)
+	note "downloading $PKG $PKGVER${size:+ ($((size / 1000000)) MB)}"
+	# shellcheck disable=SC2086
 	(cd "$out/dl" && apt-get $APT_OPTS download "$PKG=$PKGVER" 2>&1) |
 		grep -v -e '_apt' -e 'sandbox' >&2 || true
 	deb=$(ls "$out"/dl/"${PKG}"_*.deb 2>/dev/null | head -n 1)
@@ -145,6 +153,13 @@ configure_kernel() {
 	done
 }
 
+# A line a minute while the kernel builds: minutes so far, files compiled.
+build_ticker() {
+	while sleep 60 >/dev/null 2>&1; do
+		note "building: $(( ($(now) - $1) / 60 )) min, $(grep -c '^  CC ' "$2") files compiled"
+	done
+}
+
 build_kernel() {
 	cache=$out/cache/$KEY
 	if [ -n "${KPATCH_DEV:-}" ]; then
@@ -167,6 +182,7 @@ build_kernel() {
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
 		xz -dc | tar -x -C "$work/src" --strip-components=1
 	t1=$(now)
+	note "applying the series ($(ls "$series"/*.patch | wc -l) patches), checkpatch --strict"
 	for p in "$series"/*.patch; do
 		patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
 			die "$(basename "$p") does not apply to $PKG $PKGVER"
@@ -174,12 +190,17 @@ build_kernel() {
 	# The kernel's own style check, as a maintainer would run it.
 	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
 		die "checkpatch --strict: the series is not clean"
+	note "configuring (tinyconfig and kernel/config.options)"
 	configure_kernel "$work/src" "$work/obj"
 	note "building (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores)"
 	log=$out/build.log
+	: >"$log"
+	build_ticker "$(now)" "$log" &
+	ticker=$!
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
 		make -C "$work/src" O="$work/obj" ARCH=x86_64 -j"${KPATCH_JOBS:-2}" bzImage >"$log" 2>&1 ||
-		{ tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
+		{ kill "$ticker" 2>/dev/null; tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
+	kill "$ticker" 2>/dev/null || :
 	if grep -E 'warning:|error:' "$log" >&2; then
 		die "the kernel build has warnings (log: ${log#"$top"/})"
 	fi

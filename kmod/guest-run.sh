@@ -48,7 +48,12 @@ fi
 case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
 
-note() { printf 'kmod: %s\n' "$*" >&2; }
+# Also to make check's output as it happens (tests/run-all's progress
+# descriptor: "# progress: shown" in tests/kmod_guest.sh).
+note() {
+	printf 'kmod: %s\n' "$*" >&2
+	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kmod: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"
+}
 die() { note "$*"; exit 1; }
 
 # bookworm-backports through apt state of our own, so the host's sources and

@@ -6,30 +6,17 @@
 # uninstall removes it all. Two installs from one build, one staged with
 # DESTDIR and one in place with its own LIBDIR and INCDIR, each get a
 # sigfd.pc naming their own directories (relative to ${prefix} when under it).
+# make uninstall also removes the directories make install created, once
+# empty, and keeps those that were there before.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIPPED: pkg-config is not installed (apt-get install pkg-config)"; exit 77; }
 stamp_before=$(cat "$BUILD/flags")
-# The directories are this test's own: none from the make that runs it (a
-# package build's `make check LIBDIR=...`) or from the environment.
-unset DESTDIR PREFIX LIBDIR INCDIR BINDIR MANDIR PCDIR
-MAKEFLAGS=$(printf '%s' "${MAKEFLAGS:-}" |
-	sed -E 's/(^| )(DESTDIR|PREFIX|LIBDIR|INCDIR|BINDIR|MANDIR|PCDIR)=[^ ]*//g; s/ ?--jobserver-(auth|fds)=[^ ]*//g')
-export MAKEFLAGS
+# shellcheck source=tests/install_env.inc
+. "$(dirname "$0")/install_env.inc"
 
-cat >"$tmp/use.c" <<'C'
-#include <sigfd.h>
-#include <unistd.h>
-int main(void)
-{
-	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	int fd = sigfd(&s, SIGFD_CLOEXEC);
-	return fd >= 0 && close(fd) == 0 ? 0 : 1;
-}
-C
+write_use_c "$tmp/use.c"
 
 fail() { echo "$*"; exit 1; }
 
@@ -70,8 +57,10 @@ make -s install B="$BUILD" DESTDIR="$dest" PREFIX=/opt/sigfd-a >/dev/null
 check_install "$dest" /opt/sigfd-a/lib/pkgconfig /opt/sigfd-a /opt/sigfd-a/lib \
 	/opt/sigfd-a/include '${prefix}/lib' '${prefix}/include'
 
-# 2: in place, another prefix, a multiarch LIBDIR and an INCDIR outside it.
+# 2: in place, another prefix, a multiarch LIBDIR and an INCDIR outside it;
+# its bin/ is there before (empty) and is kept.
 p=$tmp/b
+mkdir -p "$p/bin"
 vars="PREFIX=$p LIBDIR=$p/lib/x86_64-linux-gnu INCDIR=$tmp/inc"
 # shellcheck disable=SC2086 # vars is a list of assignments
 make -s install B="$BUILD" $vars >/dev/null
@@ -85,5 +74,6 @@ grep -qx "prefix=/opt/sigfd-a" "$dest/opt/sigfd-a/lib/pkgconfig/sigfd.pc" || fai
 make -s uninstall B="$BUILD" DESTDIR="$dest" PREFIX=/opt/sigfd-a >/dev/null
 # shellcheck disable=SC2086
 make -s uninstall B="$BUILD" $vars >/dev/null
-left=$(find "$dest" "$p" "$tmp/inc" -type f -o -type l)
-[ -z "$left" ] || { echo "left after uninstall:"; echo "$left"; exit 1; }
+left=$(find "$dest" "$p" "$tmp/inc" 2>/dev/null | sort | tr '\n' ' ')
+want=$(printf '%s\n' "$dest" "$p" "$p/bin" | sort | tr '\n' ' ')
+[ "$left" = "$want" ] || { echo "after uninstall: $left(want: $want)"; exit 1; }

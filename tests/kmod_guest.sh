@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # time-limit: 900
+# progress: shown
 # The kernel-module tier inside make check: runs kmod/guest-run.sh when
 # everything it needs is installed; otherwise says so loudly and exits 77,
 # which the runner counts as SKIPPED, never as a pass. Installs nothing

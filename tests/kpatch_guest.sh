@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # time-limit: 1800
+# progress: shown
 # The patched-kernel tier inside make check: runs kernel/run.sh (Linux 6.12
 # with kernel/6.12/ applied, booted under QEMU) when everything it needs is
 # installed; otherwise says so loudly and exits 77, which the runner counts

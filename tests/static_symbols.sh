@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Only the public API is global in libsigfd.a and exported by libsigfd.so:
+# Only the public API is global in libsigfd.a and exported by libsigfd.so
+# (and listed in debian/libsigfd0.symbols):
 # a program with its own share_lock, share_serve, ... (the library's
 # internal names) links statically beside the library, and both work.
 set -eu
@@ -16,6 +17,10 @@ got=$(nm -g --defined-only "$BUILD/lib/libsigfd.a" | awk 'NF == 3 { print $3 }' 
 got=$(nm -D --defined-only "$BUILD/lib/libsigfd.so" | awk 'NF == 3 && $3 != "_init" && $3 != "_fini" { print $3 }' |
 	sort | tr '\n' ' ')
 [ "$got" = "$want " ] || { echo "libsigfd.so: exported symbols are: $got(want: $want)"; exit 1; }
+# The package's symbols file names them all: dpkg-gensymbols -c4 (debian/rules)
+# fails the package build on any difference.
+got=$(sed -n 's/^ \([A-Za-z0-9_]*\)@Base .*/\1/p' debian/libsigfd0.symbols | sort | tr '\n' ' ')
+[ "$got" = "$want " ] || { echo "debian/libsigfd0.symbols lists: $got(want: $want)"; exit 1; }
 
 # Every internal name the library has, defined again by the program.
 internal=$(nm "$BUILD/lib/libsigfd.a" | awk '$2 ~ /^[tdbr]$/ && $3 ~ /^(share_|sigfd_)[A-Za-z0-9_]*$/ { print $3 }' | sort -u)

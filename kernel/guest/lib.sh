@@ -94,7 +94,8 @@ guest_initramfs() {
 # guest_boot TIMEOUT CPUS MIB KERNEL [ARGS]: the kernel under QEMU (TCG: KVM
 # is unusable on these hosts) with $out's initramfs and ARGS added to its
 # command line; the console in $out/console.log, QEMU's status in
-# $out/qemu.rc, the milliseconds it took in $ms.
+# $out/qemu.rc, the milliseconds it took in $ms. The boot and each test's
+# result are told (the caller's note) as the console shows them.
 guest_boot() {
 	start=$(date +%s%N)
 	{
@@ -102,7 +103,9 @@ guest_boot() {
 			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
 			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1
 		echo $? >"$out/qemu.rc"
-	} | tr -d '\r' >"$out/console.log"
+	} | sed -u 's/\r//g' | tee "$out/console.log" |
+		sed -un 's/^GUEST-BEGIN \([^ ]*\) .*/guest: Linux \1 booted/p; s/^GUEST-RESULT: /guest: /p' |
+		while IFS= read -r line; do note "$line"; done
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 }
 
