@@ -31,15 +31,21 @@ inner_got() {
 	expect_text "$1" kill pid="$2"
 }
 
+# term_as_quit: SIGTERM to the outer one is logged as passed on as SIGQUIT,
+# which ends the inner one, and so the outer one.
+term_as_quit() {
+	kill -TERM "$wpid"
+	next_line
+	expect_text SIGTERM kill pid=$$ passed=SIGQUIT
+	next_line
+	expect_text SIGCHLD child-exited status=0
+	finish 0
+	inner_got SIGQUIT "$outer"
+}
+
 # By name: TERM passed on as QUIT.
 start_inner -r TERM:QUIT
-kill -TERM "$wpid"
-next_line
-expect_text SIGTERM kill pid=$$ passed=SIGQUIT
-next_line
-expect_text SIGCHLD child-exited status=0
-finish 0
-inner_got SIGQUIT "$outer"
+term_as_quit
 
 # By number, and dropped: HUP (1) goes nowhere, 15 goes on as 3. Had HUP
 # gone on, the inner one would have reported it: it was sent first, and a
@@ -48,13 +54,7 @@ start_inner --rewrite=1:0 --rewrite 15:3
 kill -HUP "$wpid"
 next_line
 expect_text SIGHUP kill pid=$$ passed=none
-kill -TERM "$wpid"
-next_line
-expect_text SIGTERM kill pid=$$ passed=SIGQUIT
-next_line
-expect_text SIGCHLD child-exited status=0
-finish 0
-inner_got SIGQUIT "$outer"
+term_as_quit
 
 # JSON says the same.
 start_inner -j -r TERM:QUIT

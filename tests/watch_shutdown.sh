@@ -36,26 +36,27 @@ ready() {
 	IFS= read -r line <"$1" || fail "no word from COMMAND"
 }
 
+# term_cat TRAP: COMMAND sets TRAP, says it is ready through the FIFO go,
+# and becomes cat; it is sent SIGTERM, which the log shows.
+term_cat() {
+	start_watch -o - -k 0.2 -- sh -c "$1"' echo >"$1"; exec cat <"$2"' sh "$dir/go" "$dir/hold"
+	running
+	ready "$dir/go"
+	kill -TERM "$wpid"
+	next_line
+	expect_text SIGTERM kill pid=$$
+}
+
 # --kill-after: SIGTERM ignored, SIGKILL 0.2 s later. COMMAND says it is
 # ready (its trap set) through the FIFO go.
-start_watch -o - -k 0.2 -- sh -c 'trap "" TERM; echo >"$1"; exec cat <"$2"' sh "$dir/go" "$dir/hold"
-running
-ready "$dir/go"
-kill -TERM "$wpid"
-next_line
-expect_text SIGTERM kill pid=$$
+term_cat 'trap "" TERM;'
 note "pid $cpid still running 0.2 s after SIGTERM: sending SIGKILL"
 next_line
 expect_text SIGCHLD child-killed pid="$cpid" status=SIGKILL
 finish 137
 
 # The same time given, and COMMAND ends on SIGTERM: no SIGKILL.
-start_watch -o - -k 0.2 -- sh -c 'echo >"$1"; exec cat <"$2"' sh "$dir/go" "$dir/hold"
-running
-ready "$dir/go"
-kill -TERM "$wpid"
-next_line
-expect_text SIGTERM kill pid=$$
+term_cat ''
 next_line
 expect_text SIGCHLD child-killed pid="$cpid" status=SIGTERM
 finish 143
@@ -75,11 +76,13 @@ expect_text SIGCHLD child-killed pid="$member" status=SIGTERM
 finish 3
 ! kill -0 "$member" 2>/dev/null || fail "member $member still there"
 
-# A member that ignores SIGTERM: SIGKILL when the time is up.
-start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo $(sh -c "echo \$PPID") >"$2"; exec cat <"$1") & exit 4' sh "$dir/hold" "$dir/go" CHLD
+# A member that ignores SIGTERM: SIGKILL when the time is up. COMMAND
+# exits only once the member's trap is set (FIFO go2).
+mkfifo "$dir/go2"
+start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo >"$2"; exec cat <"$1") & read x <"$3"; exit 4' sh "$dir/hold" "$dir/go" "$dir/go2" CHLD
 running
 ready "$dir/go"
-member=$line
+echo >"$dir/go2"
 next_line
 expect_text SIGCHLD child-exited pid="$cpid" status=4
 note "pid $cpid has ended: SIGTERM to the rest of its process group"

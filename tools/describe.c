@@ -201,6 +201,27 @@ static const char *user_of(uint32_t uid)
 	return cached > 0 ? name : NULL;
 }
 
+/* comm=NAME, or sender=gone (sender.h); in JSON, "comm" or "sender". */
+static void sender_field(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x,
+			 int json)
+{
+	char comm[64];
+
+	if (!r->ssi_pid)
+		return;
+	switch (sender_name(r->ssi_pid, x->read_tick, comm, sizeof comm)) {
+	case SENDER_NAMED:
+		fputs(json ? ",\"comm\":" : " comm=", out);
+		(json ? json_string : text_string)(out, comm);
+		break;
+	case SENDER_GONE:
+		fputs(json ? ",\"sender\":\"gone\"" : " sender=gone", out);
+		break;
+	case SENDER_UNKNOWN:
+		break;
+	}
+}
+
 /* A sender is worth naming when there is one: kernel-made records carry
  * pid 0 and uid 0, and "uid=0 user=root" there would mislead. */
 static int has_sender(const struct sigfd_siginfo *r)
@@ -210,7 +231,7 @@ static int has_sender(const struct sigfd_siginfo *r)
 
 void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x)
 {
-	char name[SIGNAME_MAX], tbuf[16], comm[64];
+	char name[SIGNAME_MAX], tbuf[16];
 	const char *origin = describe_origin(r), *s;
 	const struct timespec *when = &x->when;
 	struct tm tm;
@@ -222,17 +243,7 @@ void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct descri
 		signame_of((int)r->ssi_signo, name), origin);
 	if (r->ssi_pid) {
 		fprintf(out, " pid=%" PRIu32, r->ssi_pid);
-		switch (sender_name(r->ssi_pid, x->read_tick, comm, sizeof comm)) {
-		case SENDER_NAMED:
-			fputs(" comm=", out);
-			text_string(out, comm);
-			break;
-		case SENDER_GONE:
-			fputs(" sender=gone", out);
-			break;
-		case SENDER_UNKNOWN:
-			break;
-		}
+		sender_field(out, r, x, 0);
 	}
 	if (has_sender(r)) {
 		fprintf(out, " uid=%" PRIu32, r->ssi_uid);
@@ -294,7 +305,7 @@ void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct descri
 
 void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x)
 {
-	char name[SIGNAME_MAX], comm[64];
+	char name[SIGNAME_MAX];
 	const struct timespec *when = &x->when;
 	const char *s;
 
@@ -306,19 +317,7 @@ void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct descri
 	/* signo, code, pid and uid always: 0 means something for each. */
 	fprintf(out, ",\"ssi_signo\":%" PRIu32 ",\"ssi_code\":%" PRId32 ",\"ssi_pid\":%" PRIu32,
 		r->ssi_signo, r->ssi_code, r->ssi_pid);
-	if (r->ssi_pid) {
-		switch (sender_name(r->ssi_pid, x->read_tick, comm, sizeof comm)) {
-		case SENDER_NAMED:
-			fputs(",\"comm\":", out);
-			json_string(out, comm);
-			break;
-		case SENDER_GONE:
-			fputs(",\"sender\":\"gone\"", out);
-			break;
-		case SENDER_UNKNOWN:
-			break;
-		}
-	}
+	sender_field(out, r, x, 1);
 	fprintf(out, ",\"ssi_uid\":%" PRIu32, r->ssi_uid);
 	if (has_sender(r) && (s = user_of(r->ssi_uid))) {
 		fputs(",\"user\":", out);
