@@ -186,7 +186,9 @@ int main(int argc, char **argv)
 		CHECK(fd >= 0 && dup2(fd, 0) == 0 && dup2(fd, 1) == 1 && dup2(fd, 2) == 2);
 		if (fd > 2)
 			close(fd);
+		/* No history written to the user's home. */
 		CHECK(setenv("PS1", "$ ", 1) == 0 && setenv("TERM", "dumb", 1) == 0 &&
+		      setenv("HISTFILE", "/dev/null", 1) == 0 &&
 		      setenv("W", watch, 1) == 0 && setenv("P", self, 1) == 0);
 		unsetenv("PROMPT_COMMAND");
 		execl("/bin/bash", "bash", "--norc", "--noprofile", "--noediting", "-i",
@@ -216,6 +218,22 @@ int main(int argc, char **argv)
 	interrupt(t); /* Ctrl-C */
 	expect_status(t, 128 + SIGINT);
 	printf("part ctrl-z, fg, ctrl-c: ok %s\n", stopped_with);
+
+	/* Ctrl-Z, bg, fg: continued in the background first, it gets the
+	 * terminal when brought to the foreground. */
+	at = t->len;
+	type(t, "$W $P probe\n");
+	at = wait_for(t, at, "probe-ready");
+	type(t, "\032");
+	at = expect_stop(t, at, "SIGTSTP");
+	shell(t, "bg");
+	at = t->len;
+	type(t, "fg\n");
+	type(t, "mno\n");
+	wait_for(t, at, "got:mno");
+	interrupt(t);
+	expect_status(t, 128 + SIGINT);
+	printf("part ctrl-z, bg, fg: ok %s\n", stopped_with);
 
 	/* A background job that reads the terminal. */
 	at = t->len;

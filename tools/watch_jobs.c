@@ -32,6 +32,14 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	sigset_t one;
 
 	(void)group; /* a terminal stops COMMAND's whole group: all go on */
+	/* Stopped for touching the terminal from the background while the
+	 * shell was already bringing us to the foreground (fg right after
+	 * bg): it is ours now, so COMMAND's, and there is nothing to stop for. */
+	if (sig != SIGTSTP && tty >= 0 && tcgetpgrp(tty) == getpgrp()) {
+		jobs_give_terminal(tty, command);
+		kill(-command, SIGCONT);
+		return;
+	}
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	sigemptyset(&dfl.sa_mask);

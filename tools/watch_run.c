@@ -163,7 +163,11 @@ int run_command(const struct watch_args *a)
 			}
 			if (sig == SIGCHLD)
 				done = done || reap(a, tty, child, &status);
-			else if (pass && to) {
+			else if (sig == SIGCONT && !done)
+				/* fg of a job running in the background: the
+				 * shell has given us the terminal. */
+				jobs_give_terminal(tty, child);
+			if (pass && to) {
 				forward(r, to, child, a->group);
 				shutdown_passed(&sd, to);
 			}
