@@ -120,7 +120,7 @@ $(DEPS_OK): tests/check-deps kmod/guest-run.sh $(wildcard /var/lib/dpkg/status /
 	@sh tests/check-deps $@
 
 check: all $(DEPS_OK)
-	@BUILD=$(B) VALGRIND=$(VALGRIND) CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
+	@BUILD=$(B) VALGRIND=$(VALGRIND) ONLY='$(ONLY)' CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
 	@BUILD=$(B) sh tools/demo.sh

@@ -32,7 +32,7 @@ maps exit status 143 to 0|yes (-e 143)
 rewrites SIGTERM to SIGQUIT|yes (-r TERM:QUIT)
 reaps orphans as PID 1 (unshare -fp)|$pid1
 reaps orphans as a subreaper|yes
-job control in bash: Ctrl-Z/fg/Ctrl-C, background read, tostop write|yes
+job control in bash: Ctrl-Z/fg/Ctrl-C, Ctrl-Z/bg/fg, background read, tostop write|yes
 SIGKILL when COMMAND ignores SIGTERM (0.5 s)|yes (-k 0.5)
 COMMAND's signal mask and ignored set as started|yes (USR2 blocked, HUP ignored)
 logs who sent a signal|yes: pid, command, uid, user

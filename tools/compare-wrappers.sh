@@ -219,10 +219,10 @@ row_jobs() {
 		how=$(sed -n 's/^part .*: ok \(.*\)$/\1/p' "$dir/jobs" | sort -u | tr '\n' ' ' | sed 's/ $//')
 		[ -n "$how" ] && how=", stops with $how"
 		[ -n "$mode" ] && printf '; %s: ' "$mode"
-		if [ "$n" = 3 ]; then
+		if [ "$n" = 4 ]; then
 			printf 'yes%s' "$how"
 		else
-			printf 'no: %s/3 parts%s' "$n" "$how"
+			printf 'no: %s/4 parts%s' "$n" "$how"
 		fi
 	done
 	echo
@@ -260,9 +260,11 @@ names() {
 mask_of() { sed -n "s/^$1:[[:space:]]*//p" "$2"; }
 
 row_mask() {
-	env --block-signal=USR2 --ignore-signal=HUP cat /proc/self/status >"$dir/want"
+	# Every other action the default, whatever this script inherited.
+	env --default-signal --block-signal=USR2 --ignore-signal=HUP cat /proc/self/status >"$dir/want"
 	# shellcheck disable=SC2046
-	env --block-signal=USR2 --ignore-signal=HUP $(prefix "$1" plain) cat /proc/self/status \
+	env --default-signal --block-signal=USR2 --ignore-signal=HUP $(prefix "$1" plain) \
+		cat /proc/self/status \
 		>"$dir/got" 2>/dev/null
 	out=
 	for k in SigBlk SigIgn; do
@@ -330,7 +332,7 @@ for r in "forward:forwards a signal (SIGUSR1) to COMMAND" \
 	"rewrite:rewrites SIGTERM to SIGQUIT" \
 	"pid1:reaps orphans as PID 1 (unshare -fp)" \
 	"subreaper:reaps orphans as a subreaper" \
-	"jobs:job control in bash: Ctrl-Z/fg/Ctrl-C, background read, tostop write" \
+	"jobs:job control in bash: Ctrl-Z/fg/Ctrl-C, Ctrl-Z/bg/fg, background read, tostop write" \
 	"grace:SIGKILL when COMMAND ignores SIGTERM (0.5 s)" \
 	"mask:COMMAND's signal mask and ignored set as started" \
 	"log:logs who sent a signal"; do
