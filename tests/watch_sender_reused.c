@@ -45,7 +45,7 @@ static _Noreturn void in_namespaces(void)
 	pid_t init = fork(); /* pid 1 of the new namespace */
 	CHECK(init >= 0);
 	if (init == 0) {
-		CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+		CHECK(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == 0);
 		CHECK(mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0);
 		sender_scenario(1);
 		_exit(0);
