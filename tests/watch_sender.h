@@ -20,7 +20,8 @@
 
 #include "check.h"
 
-/* Is pid blocked in write(2)? /proc/PID/syscall starts with the number. */
+/* Is pid blocked writing (write(2), or writev(2) as musl's stdio does)?
+ * /proc/PID/syscall starts with the number. */
 static inline int in_write(pid_t pid)
 {
 	char path[64], buf[64] = "";
@@ -31,7 +32,8 @@ static inline int in_write(pid_t pid)
 		return 0;
 	n = (int)read(fd, buf, sizeof buf - 1);
 	close(fd);
-	return n > 0 && atoi(buf) == SYS_write && task_state(pid) == 'S';
+	return n > 0 && (atoi(buf) == SYS_write || atoi(buf) == SYS_writev) &&
+	       task_state(pid) == 'S';
 }
 
 /* Boot-time clock ticks, as /proc/PID/stat's starttime counts them. */
