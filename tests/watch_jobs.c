@@ -137,6 +137,24 @@ static void expect_status(struct term *t, int want)
 	wait_for(t, from, s);
 }
 
+/* fg; (ready: the probe's first line then comes) the probe reads the line
+ * typed; Ctrl-C ends it, and the shell says 130. */
+static void fg_reads(struct term *t, int ready, const char *line)
+{
+	char typed[64], got[64];
+	size_t at = t->len;
+
+	type(t, "fg\n");
+	if (ready)
+		at = wait_for(t, at, "probe-ready");
+	snprintf(typed, sizeof typed, "%s\n", line);
+	snprintf(got, sizeof got, "got:%s", line);
+	type(t, typed);
+	wait_for(t, at, got);
+	interrupt(t);
+	expect_status(t, 128 + SIGINT);
+}
+
 int main(int argc, char **argv)
 {
 	struct term *t = calloc(1, sizeof *t);
@@ -227,38 +245,23 @@ int main(int argc, char **argv)
 	type(t, "\032");
 	at = expect_stop(t, at, "SIGTSTP");
 	shell(t, "bg");
-	at = t->len;
-	type(t, "fg\n");
-	type(t, "mno\n");
-	wait_for(t, at, "got:mno");
-	interrupt(t);
-	expect_status(t, 128 + SIGINT);
+	fg_reads(t, 0, "mno");
 	printf("part ctrl-z, bg, fg: ok %s\n", stopped_with);
 
 	/* A background job that reads the terminal. */
 	at = t->len;
 	type(t, "$W $P probe &\n");
 	expect_stop(t, at, "SIGTTIN");
-	at = t->len;
-	type(t, "fg\n");
-	type(t, "ghi\n");
-	wait_for(t, at, "got:ghi");
-	interrupt(t);
-	expect_status(t, 128 + SIGINT);
+	fg_reads(t, 0, "ghi");
 	printf("part background read: ok %s\n", stopped_with);
 
-	/* A background job that writes to it, with tostop. */
+	/* A background job that writes to it, with tostop: stopped in its
+	 * first write, which comes once it is in the foreground. */
 	shell(t, "stty tostop");
 	at = t->len;
 	type(t, "$W $P probe &\n");
 	expect_stop(t, at, "SIGTTOU");
-	at = t->len;
-	type(t, "fg\n");
-	at = wait_for(t, at, "probe-ready");
-	type(t, "jkl\n");
-	wait_for(t, at, "got:jkl");
-	interrupt(t);
-	expect_status(t, 128 + SIGINT);
+	fg_reads(t, 1, "jkl");
 	shell(t, "stty -tostop");
 	printf("part background write with tostop: ok %s\n", stopped_with);
 
