@@ -62,6 +62,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		must(sigismember(&w.set, SIGKILL) != 1 && sigismember(&w.set, SIGSTOP) != 1);
 		must(!(w.command && (w.count || w.timed)));
 		must(!w.group || w.command);
+		must(!(w.kill_after_set || w.rewriting || w.success_set || w.quiet) || w.command);
+		must(!(w.quiet && w.output));
+		must(!w.kill_after_set || w.kill_after.tv_sec || w.kill_after.tv_nsec);
+		for (int sig = 1; sig < NSIG; sig++)
+			must(w.rewrite[sig] >= 0 && w.rewrite[sig] < NSIG &&
+			     (w.rewrite[sig] == sig || (sig != SIGCHLD && sig != SIGKILL &&
+							sig != SIGSTOP)));
 		must(!w.timed || (w.timeout.tv_nsec >= 0 && w.timeout.tv_nsec < 1000000000));
 	}
 

@@ -68,7 +68,7 @@ for s in KILL kill SIGKILL SiGkIlL 9 STOP sigstop 19; do
 done
 # Options: unknown, misspelt, abbreviations of nothing, values where none go.
 for o in -a -Z -9 -65 -USR1x -- --- ---json --Json --jsonx --json= --group=1 --help=1 \
-	--version=x -jq "--$long" --=1 --c; do
+	--version=x -jZ --quiet=1 "--$long" --=1 --c; do
 	case $o in --) continue ;; esac
 	row "$W" "option" "$o"
 done
@@ -99,6 +99,26 @@ row "$W" "does not go with a COMMAND" -t1 -- true x
 row "$W" "needs a COMMAND" --group
 row "$W" "needs a COMMAND" -g -j USR1
 row "$W" "signal" USR1 FOO -- true
+# The shutdown options and the log's.
+for o in --kill-after --rewrite --success-status; do
+	row "$W" "needs an argument" "$o"
+done
+row "$W" "needs a COMMAND" -k 5
+row "$W" "needs a COMMAND" -r TERM:QUIT
+row "$W" "needs a COMMAND" -e 143
+row "$W" "needs a COMMAND" -q
+row "$W" "do not go together" -q -o log -- true
+row "$W" "empty --output" -o '' -- true
+for k in 0 0.0 -1 1e3 x '' 1s; do
+	row "$W" "bad --kill-after" -k "$k" -- true
+done
+for r in TERM TERM: :QUIT TERM:FOO FOO:QUIT KILL:TERM STOP:TERM CHLD:TERM TERM:QUIT:HUP \
+	TERM:-1 TERM:65 "$long:TERM" ''; do
+	row "$W" "" -r "$r" -- true
+done
+for e in -1 256 x 1.5 '' 0x10; do
+	row "$W" "bad exit status" -e "$e" -- true
+done
 
 # sigfd-send: signals, the -SIGNAL form, -s and -n, values, PIDs.
 for s in -FOO -SIG -RTMIN+999 -USR1x '-1x' -65 -999; do

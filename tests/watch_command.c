@@ -167,10 +167,12 @@ static void start(struct run *r, const char *self, const char *opt, const char *
 		int w = dup(rep[1]); /* inherited by sigfd-watch and COMMAND */
 		CHECK(w > 2);
 		snprintf(fdarg, sizeof fdarg, "%d", w);
+		/* The log on standard output, apart from the messages. */
 		if (opt)
-			execl(watch, watch, opt, "--", self, "probe", fdarg, mode, n, (char *)NULL);
+			execl(watch, watch, "-o-", opt, "--", self, "probe", fdarg, mode, n,
+			      (char *)NULL);
 		else
-			execl(watch, watch, "--", self, "probe", fdarg, mode, n, (char *)NULL);
+			execl(watch, watch, "-o-", "--", self, "probe", fdarg, mode, n, (char *)NULL);
 		_exit(127);
 	}
 	CHECK(close(out[1]) == 0 && close(err[1]) == 0 && close(rep[1]) == 0);

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 			int w = dup(rep[1]);
 			CHECK(w > 2);
 			snprintf(fdarg, sizeof fdarg, "%d", w);
-			execl(watch, watch, "--", argv[0], "probe", fdarg, (char *)NULL);
+			execl(watch, watch, "-o-", "--", argv[0], "probe", fdarg, (char *)NULL);
 			_exit(127);
 		}
 		answer[0] = c;

@@ -46,7 +46,7 @@ static _Noreturn void session(const char *slave, const char *self, int rep, int 
 		int w = dup(rep);
 		CHECK(w > 2 && dup2(out, 1) == 1);
 		snprintf(fdarg, sizeof fdarg, "%d", w);
-		execl(watch, watch, "--", self, "probe", fdarg, (char *)NULL);
+		execl(watch, watch, "-o-", "--", self, "probe", fdarg, (char *)NULL);
 		_exit(127);
 	}
 	CHECK(waitpid(pid, &status, 0) == pid);

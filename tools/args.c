@@ -32,9 +32,22 @@ const char watch_usage[] =
 	"  -t, --timeout SECONDS  stop after SECONDS (fractions allowed), exit 1\n"
 	"  -x, --exclude SIGNAL[,SIGNAL...]\n"
 	"                         do not watch these (repeatable); they act as usual\n"
-	"  -g, --group            send signals to COMMAND's process group, not to it alone\n"
+	"                         (with COMMAND: not logged, still passed on)\n"
+	"  -o, --output FILE      the log goes to FILE (appended; '-': standard output);\n"
+	"                         default: standard output, or standard error with COMMAND\n"
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n"
+	"With COMMAND:\n"
+	"  -g, --group            send signals to COMMAND's process group, not to it alone;\n"
+	"                         when COMMAND exits, SIGTERM the rest of its group\n"
+	"  -k, --kill-after SECONDS\n"
+	"                         SIGKILL COMMAND (its group with -g) if it still runs\n"
+	"                         SECONDS after a TERM, INT, HUP or QUIT was passed on;\n"
+	"                         once COMMAND exits, wait that long for the rest\n"
+	"  -r, --rewrite FROM:TO  pass signal FROM on as TO (0: drop it; repeatable)\n"
+	"  -e, --success-status CODE\n"
+	"                         exit 0 when COMMAND's status is CODE (repeatable)\n"
+	"  -q, --quiet            log nothing but errors\n"
 	"\n"
 	"SIGNAL: a name with or without SIG, in any case (USR1, SIGHUP, rtmin+3,\n"
 	"RTMAX-1) or a number. SIGKILL and SIGSTOP cannot be watched.\n"
@@ -42,7 +55,9 @@ const char watch_usage[] =
 	"--timeout do not go with COMMAND.\n"
 	"Exit status: 0 count reached or SIGINT/SIGTERM reported, 1 timeout,\n"
 	"2 bad arguments, 3 system error; with COMMAND, its status, 2 bad\n"
-	"arguments, 125 system error, 126 COMMAND cannot run, 127 not found.\n";
+	"arguments, 125 system error, 126 COMMAND cannot run, 127 not found.\n"
+	"With COMMAND, every signal is taken and passed on: SIGNALs and --exclude\n"
+	"choose only what is logged. Ctrl-Z, fg and bg work as for COMMAND itself.\n";
 
 const char send_usage[] =
 	"usage: sigfd-send [-q VALUE] SIGNAL PID...\n"
@@ -199,24 +214,57 @@ static const struct option watch_options[] = {
 	{"timeout", required_argument, NULL, 't'},
 	{"exclude", required_argument, NULL, 'x'},
 	{"group", no_argument, NULL, 'g'},
+	{"output", required_argument, NULL, 'o'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"kill-after", required_argument, NULL, 'k'},
+	{"rewrite", required_argument, NULL, 'r'},
+	{"success-status", required_argument, NULL, 'e'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 
+/* "TERM:QUIT", "15:3", "USR1:0": rewrite[FROM] = TO. FROM must be a signal
+ * that can be taken and is not SIGCHLD (which says when to reap); TO any
+ * signal, or 0 to drop. */
+static int rewrite_pair(const char *s, int *rewrite, char *msg, size_t size)
+{
+	const char *colon = strchr(s, ':'), *why;
+	char from[SIGNAME_MAX + 8];
+	int f, t;
+
+	if (!colon || (size_t)(colon - s) >= sizeof from)
+		return fail(msg, size, "bad rewrite '%s' (want FROM:TO, e.g. TERM:QUIT)", s);
+	memcpy(from, s, (size_t)(colon - s));
+	from[colon - s] = '\0';
+	if (watchable(from, &f, msg, size) < 0)
+		return -1;
+	if (f == SIGCHLD)
+		return fail(msg, size, "SIGCHLD cannot be rewritten: it says when to reap");
+	if (strcmp(colon + 1, "0") == 0)
+		t = 0;
+	else if (!(t = signame_parse(colon + 1, &why)))
+		return fail(msg, size, "%s '%s' in rewrite '%s'", why, colon + 1, s);
+	rewrite[f] = t;
+	return 0;
+}
+
 int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t size)
 {
 	sigset_t excluded;
 	int c, sig, named = 0, excluding = 0, any = 0;
+	long v;
 
 	memset(a, 0, sizeof *a);
 	sigemptyset(&a->set);
 	sigfillset(&excluded);
+	for (sig = 0; sig < NSIG; sig++)
+		a->rewrite[sig] = sig;
 	msg[0] = '\0';
 	optind = 0; /* a fresh start, in glibc and musl */
 	opterr = 0;
 	/* '-': non-options come back in order as 1, so "--" is seen where it is. */
-	while ((c = getopt_long(argc, argv, "-:jc:t:x:ghV", watch_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-:jc:t:x:go:qk:r:e:hV", watch_options, NULL)) != -1) {
 		switch (c) {
 		case 1:
 			if (watchable(optarg, &sig, msg, size) < 0)
@@ -245,6 +293,33 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 			break;
 		case 'g':
 			a->group = 1;
+			break;
+		case 'o':
+			if (!*optarg)
+				return fail(msg, size, "empty --output file name");
+			a->output = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'k':
+			if (parse_seconds(optarg, &a->kill_after) < 0 ||
+			    (!a->kill_after.tv_sec && !a->kill_after.tv_nsec))
+				return fail(msg, size,
+					    "bad --kill-after '%s' (want seconds above 0, e.g. 10 or 0.5)",
+					    optarg);
+			a->kill_after_set = 1;
+			break;
+		case 'r':
+			if (rewrite_pair(optarg, a->rewrite, msg, size) < 0)
+				return -1;
+			a->rewriting = 1;
+			break;
+		case 'e':
+			if (parse_long(optarg, 0, 255, &v) < 0)
+				return fail(msg, size, "bad exit status '%s' (want 0 to 255)", optarg);
+			a->success[v] = 1;
+			a->success_set = 1;
 			break;
 		case 'h':
 			a->action = ARGS_HELP;
@@ -286,6 +361,16 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 		return fail(msg, size, "--timeout does not go with a COMMAND");
 	if (!a->command && a->group)
 		return fail(msg, size, "--group needs a COMMAND (after '--')");
+	if (!a->command && a->kill_after_set)
+		return fail(msg, size, "--kill-after needs a COMMAND (after '--')");
+	if (!a->command && a->rewriting)
+		return fail(msg, size, "--rewrite needs a COMMAND (after '--')");
+	if (!a->command && a->success_set)
+		return fail(msg, size, "--success-status needs a COMMAND (after '--')");
+	if (!a->command && a->quiet)
+		return fail(msg, size, "--quiet needs a COMMAND (after '--')");
+	if (a->quiet && a->output)
+		return fail(msg, size, "--quiet and --output do not go together");
 	return 0;
 }
 

@@ -23,6 +23,14 @@ struct watch_args {
 	sigset_t set;   /* the signals to watch: named or all, less --exclude */
 	int group;      /* forward to COMMAND's process group, not COMMAND alone */
 	char **command; /* NULL, or COMMAND and its ARGs (points into argv) */
+	const char *output; /* -o: the log's file, "-" for stdout; NULL: default */
+	int quiet;          /* -q: no log, only errors */
+	int kill_after_set; /* -k: SIGKILL this long after a terminating signal */
+	struct timespec kill_after;
+	int rewriting;
+	int rewrite[NSIG];  /* -r: signal N is passed on as rewrite[N] (0: dropped) */
+	int success_set;
+	unsigned char success[256]; /* -e: these exit statuses become 0 */
 };
 
 #define SEND_MAX_PIDS 128

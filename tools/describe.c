@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "describe.h"
+#include "sender.h"
 #include "signame.h"
 
 /* Codes any signal can carry: who sent it rather than why. */
@@ -181,27 +182,6 @@ static void json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
-/* The sender's command name, or NULL when it cannot be read (it may have
- * exited already: the record is read after the signal was sent). */
-static const char *comm_of(uint32_t pid, char *buf, size_t size)
-{
-	char path[40];
-	FILE *f;
-	size_t n;
-
-	if (!pid)
-		return NULL;
-	snprintf(path, sizeof path, "/proc/%" PRIu32 "/comm", pid);
-	if (!(f = fopen(path, "re")))
-		return NULL;
-	n = fread(buf, 1, size - 1, f);
-	fclose(f);
-	if (n > 0 && buf[n - 1] == '\n')
-		n--;
-	buf[n] = '\0';
-	return n ? buf : NULL;
-}
-
 /* The user name of uid, or NULL. The last answer is kept: most records come
  * from one user, and each getpwuid() may read /etc/passwd. */
 static const char *user_of(uint32_t uid)
@@ -221,6 +201,27 @@ static const char *user_of(uint32_t uid)
 	return cached > 0 ? name : NULL;
 }
 
+/* comm=NAME, or sender=gone (sender.h); in JSON, "comm" or "sender". */
+static void sender_field(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x,
+			 int json)
+{
+	char comm[64];
+
+	if (!r->ssi_pid)
+		return;
+	switch (sender_name(r->ssi_pid, x->read_tick, comm, sizeof comm)) {
+	case SENDER_NAMED:
+		fputs(json ? ",\"comm\":" : " comm=", out);
+		(json ? json_string : text_string)(out, comm);
+		break;
+	case SENDER_GONE:
+		fputs(json ? ",\"sender\":\"gone\"" : " sender=gone", out);
+		break;
+	case SENDER_UNKNOWN:
+		break;
+	}
+}
+
 /* A sender is worth naming when there is one: kernel-made records carry
  * pid 0 and uid 0, and "uid=0 user=root" there would mislead. */
 static int has_sender(const struct sigfd_siginfo *r)
@@ -228,10 +229,11 @@ static int has_sender(const struct sigfd_siginfo *r)
 	return r->ssi_pid || r->ssi_uid;
 }
 
-void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct timespec *when)
+void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x)
 {
-	char name[SIGNAME_MAX], tbuf[16], comm[64];
+	char name[SIGNAME_MAX], tbuf[16];
 	const char *origin = describe_origin(r), *s;
+	const struct timespec *when = &x->when;
 	struct tm tm;
 	time_t t = when->tv_sec;
 
@@ -241,10 +243,7 @@ void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct timesp
 		signame_of((int)r->ssi_signo, name), origin);
 	if (r->ssi_pid) {
 		fprintf(out, " pid=%" PRIu32, r->ssi_pid);
-		if ((s = comm_of(r->ssi_pid, comm, sizeof comm))) {
-			fputs(" comm=", out);
-			text_string(out, s);
-		}
+		sender_field(out, r, x, 0);
 	}
 	if (has_sender(r)) {
 		fprintf(out, " uid=%" PRIu32, r->ssi_uid);
@@ -291,6 +290,10 @@ void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct timesp
 		fprintf(out, " syscall=%" PRId32, r->ssi_syscall);
 	if (r->ssi_arch)
 		fprintf(out, " arch=0x%" PRIx32, r->ssi_arch);
+	if (x->passed_as == 0)
+		fputs(" passed=none", out);
+	else if (x->passed_as > 0)
+		fprintf(out, " passed=%s", signame_of(x->passed_as, name));
 	putc('\n', out);
 }
 
@@ -300,9 +303,10 @@ void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct timesp
 #define JI(field) \
 	do { if (r->field) fprintf(out, ",\"" #field "\":%" PRId64, (int64_t)r->field); } while (0)
 
-void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct timespec *when)
+void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x)
 {
-	char name[SIGNAME_MAX], comm[64];
+	char name[SIGNAME_MAX];
+	const struct timespec *when = &x->when;
 	const char *s;
 
 	fprintf(out, "{\"time\":%lld.%06ld,\"signal\":", (long long)when->tv_sec,
@@ -313,10 +317,7 @@ void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct timesp
 	/* signo, code, pid and uid always: 0 means something for each. */
 	fprintf(out, ",\"ssi_signo\":%" PRIu32 ",\"ssi_code\":%" PRId32 ",\"ssi_pid\":%" PRIu32,
 		r->ssi_signo, r->ssi_code, r->ssi_pid);
-	if ((s = comm_of(r->ssi_pid, comm, sizeof comm))) {
-		fputs(",\"comm\":", out);
-		json_string(out, s);
-	}
+	sender_field(out, r, x, 1);
 	fprintf(out, ",\"ssi_uid\":%" PRIu32, r->ssi_uid);
 	if (has_sender(r) && (s = user_of(r->ssi_uid))) {
 		fputs(",\"user\":", out);
@@ -346,5 +347,11 @@ void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct timesp
 	JI(ssi_syscall);
 	JU(ssi_call_addr);
 	JU(ssi_arch);
+	if (x->passed_as == 0)
+		fputs(",\"passed\":null", out);
+	else if (x->passed_as > 0) {
+		fputs(",\"passed\":", out);
+		json_string(out, signame_of(x->passed_as, name));
+	}
 	fputs("}\n", out);
 }

@@ -12,9 +12,16 @@
 /* What sent the record, in one word: "kill", "sigqueue", "child-exited"... */
 const char *describe_origin(const struct sigfd_siginfo *r);
 
-/* One line, newline included, for the record read at wall-clock time when.
- * Errors are left in out's error indicator. */
-void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct timespec *when);
-void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct timespec *when);
+/* What the reader knows beyond the record. */
+struct describe_extra {
+	struct timespec when;         /* wall-clock time the record was read */
+	unsigned long long read_tick; /* the same moment, in sender_tick_now()'s ticks */
+	int passed_as;                /* -1: nothing to say; 0: dropped; else the signal
+				       * it was passed on as (--rewrite) */
+};
+
+/* One line, newline included. Errors are left in out's error indicator. */
+void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x);
+void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x);
 
 #endif

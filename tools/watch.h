@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* What sigfd-watch's own files share: messages (watch_say.c), the log
+ * (watch_log.c), running COMMAND (watch_run.c) with its job control
+ * (watch_jobs.c) and its shutdown policy (watch_shutdown.c). */
+#ifndef SIGFD_TOOLS_WATCH_H
+#define SIGFD_TOOLS_WATCH_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "args.h"
+#include "sigfd.h"
+
+/* Exit statuses, documented in sigfd-watch(1). */
+enum { EXIT_DONE = 0, EXIT_TIMEOUT = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+/* With a COMMAND, its status is ours; ours are env(1)'s. */
+enum { EXIT_WRAP_SYSTEM = 125, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
+
+/* watch_say.c: "sigfd-watch: ..." lines on standard error. die() exits
+ * with say_system_status when given it; note() is silenced by --quiet. */
+extern int say_system_status, say_quiet;
+_Noreturn __attribute__((format(printf, 2, 3))) void die(int status, const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void note(const char *fmt, ...);
+
+/* watch_log.c: the records' log. */
+struct watch_log {
+	FILE *out; /* NULL: --quiet */
+	int json;
+	int broken; /* a write failed; not tried again */
+};
+/* Open the log the arguments ask for; exits on failure. */
+void log_open(struct watch_log *log, const struct watch_args *a);
+/* One record read at read_tick (sender_tick_now()), passed on as passed_as
+ * (-1: as it came). 0, or -1 with errno when it could not be written. */
+int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
+	       unsigned long long read_tick, int passed_as);
+
+/* sigfd-watch.c: the records, waiting up to ms (-1: for ever): how many
+ * were read into recs (at most n), 0 on timeout. *read_tick is set just
+ * after the read. */
+int next_records(int fd, int ms, struct sigfd_siginfo *recs, int n,
+		 unsigned long long *read_tick);
+int take_signals(const sigset_t *take);
+/* Milliseconds until deadline (CLOCK_MONOTONIC), rounded up; 0 once past. */
+int ms_until(const struct timespec *deadline);
+/* now + d, CLOCK_MONOTONIC */
+struct timespec deadline_after(const struct timespec *d);
+
+/* watch_run.c: run COMMAND as an init; its exit status. */
+int run_command(const struct watch_args *a);
+
+/* watch_jobs.c: job control for a COMMAND in its own process group. tty is
+ * a terminal descriptor or -1. */
+/* At start and after being continued: if our group has the terminal, hand
+ * it to COMMAND's. */
+void jobs_give_terminal(int tty, pid_t command);
+/* When COMMAND ends: the terminal back to our group if COMMAND's had it. */
+void jobs_take_terminal(int tty, pid_t command);
+/* COMMAND stopped with signal sig: stop ourselves the same way, so the shell
+ * sees its job stopped, then, once continued (or at once where we cannot
+ * stop: pid 1, an orphaned group), continue COMMAND. */
+void jobs_command_stopped(int tty, pid_t command, int sig, int group);
+
+/* watch_shutdown.c: the shutdown policy. */
+struct shutdown {
+	const struct watch_args *a;
+	pid_t command;
+	int armed; /* SIGKILL due at deadline */
+	int sig;   /* the signal that armed it */
+	struct timespec deadline;
+};
+/* A signal sig was passed on to COMMAND: arm the --kill-after timer if it
+ * is one that asks COMMAND to end. */
+void shutdown_passed(struct shutdown *s, int sig);
+/* The poll timeout until the timer fires: -1 when not armed. */
+int shutdown_ms(const struct shutdown *s);
+/* The timer is due (shutdown_ms() returned 0): SIGKILL COMMAND. */
+void shutdown_fire(struct shutdown *s);
+/* COMMAND has ended: the rest of its group, adopted processes. */
+void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log);
+/* Our exit status for COMMAND's wait status. */
+int shutdown_status(const struct watch_args *a, int status);
+
+#endif

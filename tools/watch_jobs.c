@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* Job control for sigfd-watch -- COMMAND in a terminal. COMMAND leads a
+ * process group of its own, which has the terminal while we are in the
+ * foreground, so Ctrl-C and Ctrl-Z go straight to it. The shell, though,
+ * waits for us: when COMMAND stops on SIGTSTP, SIGTTIN or SIGTTOU we stop
+ * ourselves with the same signal, so the shell sees its job stopped, with
+ * the right words ("Stopped (tty input)"); when the shell continues us (fg
+ * or bg) we hand COMMAND the terminal if the shell gave it to us, then
+ * continue COMMAND's group. dumb-init does the like; tini leaves the shell
+ * waiting for ever. SIGTTOU is blocked in us throughout (we take every
+ * signal), so tcsetpgrp() from the background cannot stop us. */
+#include <signal.h>
+#include <unistd.h>
+
+#include "watch.h"
+
+void jobs_give_terminal(int tty, pid_t command)
+{
+	if (tty >= 0 && tcgetpgrp(tty) == getpgrp())
+		tcsetpgrp(tty, command);
+}
+
+void jobs_take_terminal(int tty, pid_t command)
+{
+	if (tty >= 0 && tcgetpgrp(tty) == command)
+		tcsetpgrp(tty, getpgrp());
+}
+
+void jobs_command_stopped(int tty, pid_t command, int sig, int group)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
+	sigset_t one;
+
+	(void)group; /* a terminal stops COMMAND's whole group: all go on */
+	/* Stopped for touching the terminal from the background while the
+	 * shell was already bringing us to the foreground (fg right after
+	 * bg): it is ours now, so COMMAND's, and there is nothing to stop for. */
+	if (sig != SIGTSTP && tty >= 0 && tcgetpgrp(tty) == getpgrp()) {
+		jobs_give_terminal(tty, command);
+		kill(-command, SIGCONT);
+		return;
+	}
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigemptyset(&dfl.sa_mask);
+	/* Pending while blocked, delivered (with its default action: stop) as
+	 * soon as it is unblocked; we go on from there once continued. The
+	 * kernel drops it where a stop would leave no one to continue us (pid
+	 * 1 of a namespace, an orphaned process group, as in a container or
+	 * a service): then COMMAND goes on at once, as it would have without
+	 * us, its own group being orphaned there too. */
+	sigaction(sig, &dfl, &old);
+	kill(getpid(), sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	sigprocmask(SIG_BLOCK, &one, NULL);
+	sigaction(sig, &old, NULL);
+	jobs_give_terminal(tty, command);
+	kill(-command, SIGCONT);
+}

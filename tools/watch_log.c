@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The log of records: standard output without a COMMAND, standard error
+ * with one (COMMAND's standard output stays its own), a file with -o,
+ * nothing with -q. Each line is flushed at once: the log is often a pipe. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "describe.h"
+#include "watch.h"
+
+void log_open(struct watch_log *log, const struct watch_args *a)
+{
+	int fd;
+
+	log->json = a->json;
+	log->broken = 0;
+	if (a->quiet)
+		log->out = NULL;
+	else if (!a->output)
+		log->out = a->command ? stderr : stdout;
+	else if (!strcmp(a->output, "-"))
+		log->out = stdout;
+	else {
+		/* Appended, as logs are; close-on-exec, so COMMAND has no copy. */
+		fd = open(a->output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0666);
+		if (fd < 0 || !(log->out = fdopen(fd, "a")))
+			die(say_system_status, "cannot open log '%s': %s", a->output,
+			    strerror(errno));
+	}
+}
+
+int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
+	       unsigned long long read_tick, int passed_as)
+{
+	struct describe_extra x = {.read_tick = read_tick, .passed_as = passed_as};
+
+	if (!log->out || log->broken)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &x.when);
+	if (log->json)
+		describe_json(log->out, rec, &x);
+	else
+		describe_text(log->out, rec, &x);
+	if (fflush(log->out) == 0 && !ferror(log->out))
+		return 0;
+	return -1;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* sigfd-watch -- COMMAND: run COMMAND as an init does. Every signal but
+ * SIGKILL and SIGSTOP is taken through one sigfd, logged (those chosen with
+ * SIGNALs and --exclude) and passed on (as --rewrite says); SIGCHLD reaps
+ * COMMAND and any orphan, and reports COMMAND's job-control stops
+ * (watch_jobs.c). Taking every signal is what keeps a signal from killing
+ * us and orphaning COMMAND. When COMMAND ends, watch_shutdown.c decides
+ * what happens to the rest and what our status is. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "signame.h"
+#include "watch.h"
+
+/* Pass a record's signal on as sig. A queued value is queued again with the
+ * sender's pid and uid, as COMMAND would have seen it; rt_sigqueueinfo()
+ * takes any code below 0 but SI_TKILL for another process. Everything else
+ * goes with kill(), from us. A process group cannot be queued to. */
+static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int group)
+{
+	char name[SIGNAME_MAX];
+	int rc;
+
+	if (!group && r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		si.si_signo = sig;
+		si.si_code = r->ssi_code;
+		if (r->ssi_code == SI_TIMER) {
+			si.si_timerid = (int)r->ssi_tid;
+			si.si_overrun = (int)r->ssi_overrun;
+		} else {
+			si.si_pid = (pid_t)r->ssi_pid;
+			si.si_uid = (uid_t)r->ssi_uid;
+		}
+		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
+		rc = (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
+	} else
+		rc = kill(group ? -child : child, sig);
+	if (rc < 0 && errno != ESRCH) /* ESRCH: it has just ended */
+		warn("passing %s on to %s %ld: %s", signame_of(sig, name),
+		     group ? "process group" : "pid", (long)child, strerror(errno));
+}
+
+/* In the child: its own process group (in the terminal's foreground if we
+ * were), the signals it would have had, then COMMAND. Our mask still blocks
+ * SIGTTOU, so taking the terminal cannot stop it. */
+static _Noreturn void start_command(char **command, int tty, int foreground, int report)
+{
+	int err;
+
+	setpgid(0, 0);
+	if (foreground)
+		tcsetpgrp(tty, getpid());
+	if (sigfd_restore_signals() == 0)
+		execvp(command[0], command);
+	err = errno;
+	if (write(report, &err, sizeof err) < 0)
+		_exit(EXIT_WRAP_SYSTEM);
+	_exit(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
+}
+
+/* Reap every child that has exited (orphans too, as a subreaper or pid 1):
+ * one SIGCHLD may stand for several. A job-control stop of COMMAND is
+ * mirrored (watch_jobs.c). 1 once COMMAND has ended, its status in *status. */
+static int reap(const struct watch_args *a, int tty, pid_t child, int *status)
+{
+	int st, done = 0;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED)) > 0) {
+		if (pid != child)
+			continue;
+		if (!WIFSTOPPED(st)) {
+			*status = st;
+			done = 1;
+		} else if (WSTOPSIG(st) == SIGTSTP || WSTOPSIG(st) == SIGTTIN ||
+			   WSTOPSIG(st) == SIGTTOU)
+			jobs_command_stopped(tty, child, WSTOPSIG(st), a->group);
+	}
+	return done;
+}
+
+/* Start COMMAND: its pid, once it has exec'd or failed to (then said why). */
+static pid_t spawn(const struct watch_args *a, int tty)
+{
+	int report[2], err, foreground = tty >= 0 && tcgetpgrp(tty) == getpgrp();
+	ssize_t n;
+
+	if (pipe2(report, O_CLOEXEC) < 0)
+		die(say_system_status, "pipe: %s", strerror(errno));
+	pid_t child = fork();
+	if (child < 0)
+		die(say_system_status, "fork: %s", strerror(errno));
+	if (child == 0) {
+		close(report[0]);
+		start_command(a->command, tty, foreground, report[1]);
+	}
+	setpgid(child, child); /* both sides, so neither races the other */
+	close(report[1]);
+	while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n == (ssize_t)sizeof err)
+		warn("cannot run '%s': %s", a->command[0], strerror(err));
+	else
+		note("running pid %ld: %s", (long)child, a->command[0]);
+	return child;
+}
+
+int run_command(const struct watch_args *a)
+{
+	struct sigfd_siginfo recs[16];
+	struct watch_log log;
+	unsigned long long tick;
+	int status = 0, done = 0, logged = 0;
+	pid_t me = getpid();
+	sigset_t take;
+
+	say_system_status = EXIT_WRAP_SYSTEM;
+	say_quiet = a->quiet;
+	log_open(&log, a);
+	/* Orphans of COMMAND come to us to be reaped, not to init. */
+	if (me != 1 && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		warn("cannot become a subreaper (orphans go to init): %s", strerror(errno));
+	sigfillset(&take);
+	sigdelset(&take, SIGKILL);
+	sigdelset(&take, SIGSTOP);
+	int fd = take_signals(&take);
+	int tty = isatty(0) ? 0 : -1;
+	for (int sig = 1; sig < NSIG; sig++)
+		logged += sigismember(&a->set, sig) == 1;
+	note("watching pid %ld for %d signal%s", (long)me, logged, logged == 1 ? "" : "s");
+	pid_t child = spawn(a, tty);
+	struct shutdown sd = {.a = a, .command = child};
+
+	while (!done) {
+		int n = next_records(fd, shutdown_ms(&sd), recs, 16, &tick);
+		if (n == 0)
+			shutdown_fire(&sd);
+		for (int i = 0; i < n; i++) {
+			const struct sigfd_siginfo *r = &recs[i];
+			int sig = (int)r->ssi_signo, to = a->rewrite[sig];
+			/* Not passed on: SIGCHLD, ours to act on; what we caused
+			 * ourselves (the SIGPIPE of a dead log); anything once
+			 * COMMAND has ended. */
+			int pass = sig != SIGCHLD && !done &&
+				   !(r->ssi_pid == (uint32_t)me &&
+				     (r->ssi_code == SI_USER || r->ssi_code == SI_TKILL));
+			if (sigismember(&a->set, sig) == 1 &&
+			    log_record(&log, r, tick, pass && to != sig ? to : -1) < 0) {
+				/* COMMAND keeps running: it must not lose its
+				 * signals or its reaper because our log is gone. */
+				warn("writing output: %s; still passing signals on", strerror(errno));
+				log.broken = 1;
+			}
+			if (sig == SIGCHLD)
+				done = done || reap(a, tty, child, &status);
+			else if (sig == SIGCONT && !done)
+				/* fg of a job running in the background: the
+				 * shell has given us the terminal. */
+				jobs_give_terminal(tty, child);
+			if (pass && to) {
+				forward(r, to, child, a->group);
+				shutdown_passed(&sd, to);
+			}
+		}
+	}
+	jobs_take_terminal(tty, child);
+	shutdown_rest(&sd, fd, &log);
+	close(fd);
+	return shutdown_status(a, status);
+}

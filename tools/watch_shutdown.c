@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The shutdown policy of sigfd-watch -- COMMAND: SIGKILL after
+ * --kill-after once a signal that asks COMMAND to end has been passed on;
+ * when COMMAND ends, SIGTERM for the rest of its group (--group) and, with
+ * --kill-after, that long to wait for the rest (its group, the orphans we
+ * adopted) before SIGKILL for the group; our status is COMMAND's, less what
+ * --success-status maps to 0. */
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "signame.h"
+#include "watch.h"
+
+static double seconds(const struct timespec *t)
+{
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
+}
+
+void shutdown_passed(struct shutdown *s, int sig)
+{
+	/* The first one counts: more of them do not put SIGKILL off. */
+	if (!s->a->kill_after_set || s->armed)
+		return;
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) {
+		s->armed = 1;
+		s->sig = sig;
+		s->deadline = deadline_after(&s->a->kill_after);
+	}
+}
+
+int shutdown_ms(const struct shutdown *s)
+{
+	return s->armed ? ms_until(&s->deadline) : -1;
+}
+
+void shutdown_fire(struct shutdown *s)
+{
+	char name[SIGNAME_MAX];
+
+	if (!s->armed || ms_until(&s->deadline))
+		return;
+	s->armed = 0;
+	note("pid %ld still running %g s after %s: sending SIGKILL%s", (long)s->command,
+	     seconds(&s->a->kill_after), signame_of(s->sig, name),
+	     s->a->group ? " to its process group" : "");
+	kill(s->a->group ? -s->command : s->command, SIGKILL);
+}
+
+/* Reap what has ended: 1 while we have children left. */
+static int children_left(void)
+{
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		;
+	return pid == 0;
+}
+
+static int group_left(const struct shutdown *s)
+{
+	return s->a->group && kill(-s->command, 0) == 0;
+}
+
+void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
+{
+	struct sigfd_siginfo recs[16];
+	unsigned long long tick;
+	struct timespec deadline;
+
+	if (s->a->group && kill(-s->command, SIGTERM) == 0)
+		note("pid %ld has ended: SIGTERM to the rest of its process group",
+		     (long)s->command);
+	if (!s->a->kill_after_set)
+		return;
+	deadline = deadline_after(&s->a->kill_after);
+	/* Wake on each SIGCHLD to reap; other signals are logged, and not
+	 * passed on: COMMAND is gone. */
+	while (children_left() || group_left(s)) {
+		int ms = ms_until(&deadline);
+		if (ms == 0) {
+			if (group_left(s)) {
+				note("process group %ld still there %g s after COMMAND: sending SIGKILL",
+				     (long)s->command, seconds(&s->a->kill_after));
+				kill(-s->command, SIGKILL);
+			} else
+				note("leaving processes still running %g s after COMMAND",
+				     seconds(&s->a->kill_after));
+			return;
+		}
+		int n = next_records(fd, ms, recs, 16, &tick);
+		for (int i = 0; i < n; i++)
+			if (sigismember(&s->a->set, (int)recs[i].ssi_signo) == 1 &&
+			    log_record(log, &recs[i], tick, -1) < 0)
+				log->broken = 1;
+	}
+}
+
+int shutdown_status(const struct watch_args *a, int status)
+{
+	int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+
+	return code < 256 && a->success[code] ? 0 : code;
+}
