@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "kmod_util.h"
+#include "creator_util.h"
 
 #define LIMIT 20000
 #define ROUNDS 5

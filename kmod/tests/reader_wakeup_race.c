@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "kmod_util.h"
+#include "creator_util.h"
 
 #define SECONDS 10 /* of reads, unless argv[1] says otherwise */
 

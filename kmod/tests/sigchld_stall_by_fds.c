@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "kmod_util.h"
+#include "creator_util.h"
 
 #define CHILDREN 300
 #define ROUNDS 300

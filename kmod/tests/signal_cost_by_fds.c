@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "kmod_util.h"
+#include "creator_util.h"
 
 #define BATCH 250
 #define ROUNDS 4

@@ -11,25 +11,10 @@
 #include <sys/resource.h>
 
 #include "kmod_util.h"
+#include "creator_util.h"
 
 #define LIMIT 1000
 #define CREATORS 100
-
-/* The signals queued to our user now (SigQ's first field). */
-static long sigq_used(void)
-{
-	char line[128];
-	long used = -1, limit;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	CHECK(f != NULL);
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "SigQ: %ld/%ld", &used, &limit) == 2)
-			break;
-	fclose(f);
-	CHECK(used >= 0);
-	return used;
-}
 
 /* A creator that gets SIGRTMIN until the limit says no, then exits; its
  * descriptor in *fd. The number queued. */
