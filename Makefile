@@ -123,7 +123,7 @@ $(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh $(wildcard /var/lib
 
 # Tools linked to libsigfd.so.0 (TOOLS_LINK=shared) find it in the build.
 check: all $(DEPS_OK)
-	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
+	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(CURDIR)/$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
 	BUILD=$(B) VALGRIND=$(VALGRIND) ONLY='$(ONLY)' CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
 demo: all
