@@ -540,8 +540,8 @@ void share_take_now(void)
 {
 	unsigned asked = ++fwd.asked;
 
-	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread))
-		return;
+	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread) || !ours(fwd.wake))
+		return; /* a thread that cannot be woken is not waited for */
 	wake_thread();
 	while (fwd.running && (int)(fwd.done - asked) < 0)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
