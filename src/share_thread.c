@@ -360,13 +360,17 @@ static void *forward(void *unused)
 	fwd.started = true;
 	pthread_cond_broadcast(&fwd.moved);
 	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
-		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n, err;
 		bool signals = false;
 
-		if (!ours(ep))
+		/* The one descriptor used whatever happened: the others are read
+		 * only when an event of their own (their file, ours then) says
+		 * so, and each write end is checked as it is written. */
+		if ((swept = !ours(ep)))
 			break;
 		pthread_mutex_unlock(&fwd.lock);
 		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
+		err = errno;
 		pthread_mutex_lock(&fwd.lock);
 		/* Given up while we slept (some of our descriptors were closed
 		 * under us): the state is another thread's now; what is left of
@@ -383,7 +387,7 @@ static void *forward(void *unused)
 			pthread_mutex_unlock(&fwd.lock);
 			return NULL;
 		}
-		if ((swept = !thread_fds_ours()))
+		if ((swept = n < 0 && err != EINTR))
 			break;
 		for (int i = 0; i < n; i++) {
 			uint64_t count;
@@ -399,7 +403,7 @@ static void *forward(void *unused)
 		share_update();
 		if (fwd.exiting)
 			break;
-		if (signals || fwd.done != fwd.asked)
+		if (signals || (fwd.done != fwd.asked && ours(fwd.sfd)))
 			take_batch();
 		if (fwd.done != fwd.asked) {
 			fwd.done = fwd.asked;
@@ -536,8 +540,8 @@ void share_take_now(void)
 {
 	unsigned asked = ++fwd.asked;
 
-	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread))
-		return;
+	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread) || !ours(fwd.wake))
+		return; /* a thread that cannot be woken is not waited for */
 	wake_thread();
 	while (fwd.running && (int)(fwd.done - asked) < 0)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);

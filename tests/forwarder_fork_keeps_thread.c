@@ -6,45 +6,7 @@
  * forwarded. Each child has no forwarding thread and no write end of the
  * parent's pipes. The user-space backend only (the kernel backends have no
  * thread). */
-#include <sys/syscall.h>
-
 #include "share_util.h"
-
-static pid_t forwarder_tid(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = 0;
-
-	CHECK(d != NULL);
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fgets(comm, sizeof comm, f) && strcmp(comm, "sigfd-forward\n") == 0)
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
-static int pipe_writers(void)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < 1024; fd++) {
-		struct stat st;
-		int fl = leak_check_open[fd] ? -1 : fcntl(fd, F_GETFL);
-		if (fl >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && (fl & O_ACCMODE) == O_WRONLY)
-			n++;
-	}
-	return n;
-}
 
 int main(void)
 {
@@ -65,7 +27,7 @@ int main(void)
 		if (child == 0) {
 			close(go[1]);
 			get_byte(go[0]); /* the parent has sent its signal */
-			_exit(forwarders() == 0 && pipe_writers() == 0 ? 0 : 1);
+			_exit(forwarders() == 0 && pipe_writers(0) == 0 ? 0 : 1);
 		}
 		if (i % 10 == 0) {
 			CHECK(kill(getpid(), SIGUSR1) == 0);

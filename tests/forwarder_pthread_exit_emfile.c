@@ -21,29 +21,6 @@
 
 static int done_fd;
 
-static pid_t forwarder_tid(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = 0;
-
-	CHECK(d != NULL);
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fgets(comm, sizeof comm, f) && strcmp(comm, "sigfd-forward\n") == 0)
-			tid = (pid_t)atoi(e->d_name);
-		fclose(f);
-	}
-	closedir(d);
-	return tid;
-}
-
 static int thread_alive(pid_t tid)
 {
 	return syscall(SYS_tgkill, getpid(), tid, 0) == 0;

@@ -85,6 +85,9 @@ int main(void)
 		still_usr1(fd);
 		CHECK(close(fd) == 0);
 	}
+	/* Its thread gone, so the scan below meets no descriptor of the
+	 * library that is being closed. */
+	WAIT_UNTIL(forwarders() == 0);
 
 	int fd = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK | SIGFD_CLOEXEC);
 	CHECK(fd >= 0);

@@ -67,8 +67,9 @@ static inline int count_entries(const char *dir)
 }
 
 /* Threads named sigfd-forward: the library's forwarding threads. Counted by
- * name, since sanitizers add threads of their own. */
-static inline int forwarders(void)
+ * name, since sanitizers add threads of their own. The id of the last one
+ * seen goes in *tid, if tid is not NULL. */
+static inline int forwarders_seen(pid_t *tid)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -84,11 +85,46 @@ static inline int forwarders(void)
 		f = fopen(path, "r");
 		if (!f)
 			continue; /* the thread just ended */
-		if (fgets(comm, sizeof comm, f) && strcmp(comm, "sigfd-forward\n") == 0)
+		if (fgets(comm, sizeof comm, f) && strcmp(comm, "sigfd-forward\n") == 0) {
 			n++;
+			if (tid)
+				*tid = (pid_t)atoi(e->d_name);
+		}
 		fclose(f);
 	}
 	closedir(d);
+	return n;
+}
+
+static inline int forwarders(void)
+{
+	return forwarders_seen(NULL);
+}
+
+/* The forwarding thread's id, 0 if none runs. */
+static inline pid_t forwarder_tid(void)
+{
+	pid_t tid = 0;
+	forwarders_seen(&tid);
+	return tid;
+}
+
+/* Fds open for writing on a pipe, but those the test started with: a
+ * library write end where none should be. Each is named if report. */
+static inline int pipe_writers(int report)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < LEAK_CHECK_FDS; fd++) {
+		struct stat st;
+		int fl = leak_check_open[fd] ? -1 : fcntl(fd, F_GETFL);
+		if (fl >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && (fl & O_ACCMODE) == O_WRONLY) {
+			if (report)
+				fprintf(stderr, "fd %d: a pipe's write end (inode %lu)\n", fd,
+					(unsigned long)st.st_ino);
+			n++;
+		}
+	}
 	return n;
 }
 
