@@ -205,9 +205,20 @@ static bool begun(struct share *s, uint64_t k)
 	return k < s->read;
 }
 
-/* A standard signal coalesces while a record of it is unread anywhere, as a
- * pending signal does in the kernel; so does a second instance taken in the
- * same batch. */
+/* Does the pipe of s still have a reader? Its last copy may have been
+ * closed after the thread last looked: its unread records are going. */
+static bool has_reader(struct share *s)
+{
+	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && !(p.revents & POLLERR);
+}
+
+/* A standard signal coalesces while a record of it is unread in a share fd
+ * that would take it now (its mask holds the signal and a reader holds the
+ * fd), as a pending signal does in the kernel; so does a second instance
+ * taken in the same batch. A record in a fd whose mask no longer holds the
+ * signal, or whose last copy is closed, is not pending any more. */
 static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share *const *dest)
 {
 	unsigned sig = recs[i].ssi_signo;
@@ -218,7 +229,8 @@ static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share
 		if (dest[j] && recs[j].ssi_signo == sig)
 			return true;
 	for (struct share *s = live; s; s = s->next)
-		if (s->last[sig] && !begun(s, s->last[sig] - 1))
+		if ((s->mask & SIGBIT(sig)) && s->last[sig] && !begun(s, s->last[sig] - 1) &&
+		    has_reader(s))
 			return true;
 	return false;
 }
