@@ -317,6 +317,47 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	return back;
 }
 
+/* The most a pipe may hold without privilege, from /proc (1 MiB when it
+ * cannot be read). Read without the allocator: the thread asks. */
+static int pipe_max_size(void)
+{
+	char buf[32];
+	ssize_t n = -1;
+	int fd = open("/proc/sys/fs/pipe-max-size", O_RDONLY | O_CLOEXEC);
+	long max;
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 1 << 20;
+	buf[n] = 0;
+	max = strtol(buf, NULL, 10);
+	return max > 0 && max <= INT_MAX ? (int)max : 1 << 20;
+}
+
+unsigned long share_ctx_grow_for_exit(int ep)
+{
+	int max = pipe_max_size();
+	unsigned long budget = 0;
+
+	for (struct share *s = live, *next; s; s = next) {
+		int size, unread;
+
+		next = s->next; /* refresh_room() may remove s */
+		/* Growing may fail (EPERM past the user's pipe pages): the
+		 * pipe then holds what it held. */
+		if (fcntl(s->writer, F_GETPIPE_SZ) < max)
+			(void)fcntl(s->writer, F_SETPIPE_SZ, max);
+		size = fcntl(s->writer, F_GETPIPE_SZ);
+		if (size > 0 && ioctl(s->writer, FIONREAD, &unread) == 0 && unread < size)
+			budget += (unsigned long)(size - unread) / RECORD;
+		refresh_room(s, ep);
+	}
+	return budget;
+}
+
 bool share_ctx_empty(void)
 {
 	return live == NULL;

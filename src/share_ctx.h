@@ -44,6 +44,9 @@ unsigned share_ctx_batch(void);
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
+/* At exit: grow each pipe to /proc/sys/fs/pipe-max-size, so that what is
+ * pending fits; the number of records all of them can still take. */
+unsigned long share_ctx_grow_for_exit(int ep);
 bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);

@@ -35,12 +35,16 @@
 
 #include "share_ctx.h"
 #include "share_thread.h"
+#include "share_usual.h"
 
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
 #define FORWARD_EVENTS 16
 /* How often a thread left alone with a departed main thread looks again. */
 #define ALONE_POLL_MS 20
+/* How often the thread looks again at what it holds or leaves to the
+ * program (see take_batch()). */
+#define RECHECK_MS 10
 
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
@@ -54,6 +58,15 @@ static struct {
 	pthread_t thread;
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
 	sigbits taking;       /* the mask sfd has */
+	/* Signals left to the program: another thread leaves them unblocked
+	 * and would act on them (share_usual.c). Kept out of sfd's mask while
+	 * one is pending, so that the kernel delivers it. */
+	sigbits left;
+	/* Records taken that went neither to a share fd nor back to the
+	 * queue (rt_sigqueueinfo() refused: RLIMIT_SIGPENDING): kept here
+	 * and offered again first. Never more than a batch. */
+	struct sigfd_siginfo held[SHARE_BATCH];
+	unsigned held_n;
 } fwd = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.moved = PTHREAD_COND_INITIALIZER,
@@ -81,7 +94,8 @@ static void close_thread_fds(void)
 	if (fwd.wake >= 0)
 		close(fwd.wake);
 	fwd.sfd = fwd.ep = fwd.wake = -1;
-	fwd.taking = 0;
+	fwd.taking = fwd.left = 0;
+	fwd.held_n = 0;
 }
 
 /* In a new process: no thread runs here, the writers are the parent's. */
@@ -132,7 +146,7 @@ void share_unlock(struct share_call *call, int ok)
 
 int share_update(void)
 {
-	sigbits want = share_ctx_wanted();
+	sigbits want = share_ctx_wanted() & ~fwd.left;
 	sigset_t set;
 
 	if (!fwd.running || want == fwd.taking)
@@ -172,7 +186,8 @@ static enum layout layout_of(int sig, int code)
 /* Put a signal taken but not delivered back in the process's queue, with
  * every field the kernel gave it. Queued to our own thread id, which the
  * kernel requires for si_code >= 0 (kill(), SIGCHLD); it then goes to the
- * whole process. */
+ * whole process. What the queue refuses (EAGAIN: the user's
+ * RLIMIT_SIGPENDING is reached) is held and offered again later. */
 static void requeue(const struct sigfd_siginfo *r)
 {
 	siginfo_t si;
@@ -209,31 +224,63 @@ static void requeue(const struct sigfd_siginfo *r)
 			si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
 		break;
 	}
-	syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si);
+	if (syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si) < 0)
+		fwd.held[fwd.held_n++] = *r; /* room: never more than a batch in hand */
 }
 
-/* Take what the share fds have room for and deliver it; what found no
- * share fd goes back. Returns false when nothing more was taken. */
-static bool take_batch(void)
+/* Take what the share fds have room for, at most limit records, and
+ * deliver it after what was held; what found no share fd goes back, and so
+ * does what the program means for itself (left to the kernel from now on).
+ * Returns the number of records taken from the kernel. */
+static unsigned take_batch(unsigned limit)
 {
-	struct sigfd_siginfo recs[SHARE_BATCH];
-	unsigned batch = share_ctx_batch();
+	struct sigfd_siginfo recs[SHARE_BATCH], out[SHARE_BATCH];
+	unsigned batch = share_ctx_batch(), n = fwd.held_n, m = 0, got = 0;
+	sigbits seen = 0, mine;
 	uint32_t back;
-	ssize_t got;
-	unsigned n;
 
-	if (batch == 0)
-		return false;
-	got = read(fwd.sfd, recs, batch * sizeof recs[0]);
-	if (got <= 0)
-		return false;
-	n = (unsigned)((size_t)got / sizeof recs[0]);
-	back = share_ctx_deliver(recs, n, fwd.ep);
+	memcpy(recs, fwd.held, n * sizeof recs[0]);
+	fwd.held_n = 0;
+	if (batch > n && limit > 0) {
+		ssize_t bytes;
+
+		if (batch - n < limit)
+			limit = batch - n;
+		bytes = read(fwd.sfd, recs + n, limit * sizeof recs[0]);
+		if (bytes > 0)
+			got = (unsigned)((size_t)bytes / sizeof recs[0]);
+	}
+	n += got;
 	for (unsigned i = 0; i < n; i++)
-		if (back & ((uint32_t)1 << i))
+		seen |= SIGBIT(recs[i].ssi_signo);
+	/* Looked at after the read: a signal unblocked somewhere goes back
+	 * to the kernel even when it came just after the last look. */
+	mine = share_meant_for_program(seen, own_tid());
+	fwd.left |= mine;
+	for (unsigned i = 0; i < n; i++)
+		if (mine & SIGBIT(recs[i].ssi_signo))
 			requeue(&recs[i]);
+		else
+			out[m++] = recs[i];
+	back = share_ctx_deliver(out, m, fwd.ep);
+	for (unsigned i = 0; i < m; i++)
+		if (back & ((uint32_t)1 << i))
+			requeue(&out[i]);
 	share_update();
-	return back != (n == 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1); /* false: none went anywhere */
+	return got;
+}
+
+/* A signal left to the program is taken again once it is no longer
+ * pending, or once no thread leaves it unblocked. */
+static void recheck_left(void)
+{
+	sigset_t pending;
+	sigbits still;
+
+	if (!fwd.left || sigpending(&pending) < 0)
+		return;
+	still = share_bits(&pending) & fwd.left;
+	fwd.left = share_meant_for_program(still, own_tid());
 }
 
 /* Does any other thread of the process still live? Read from /proc, with no
@@ -293,9 +340,13 @@ static void *forward(void *unused)
 	pthread_mutex_lock(&fwd.lock);
 	fwd.started = true;
 	pthread_cond_broadcast(&fwd.moved);
-	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
+	/* Records held keep the thread until the queue takes them back. */
+	while ((!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
 		int ep = fwd.ep, timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
 		bool signals = false;
+
+		if (fwd.left || fwd.held_n)
+			timeout = RECHECK_MS;
 
 		pthread_mutex_unlock(&fwd.lock);
 		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
@@ -311,17 +362,25 @@ static void *forward(void *unused)
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
 		/* Before taking: a share fd just gone takes nothing more. */
+		recheck_left();
 		share_update();
 		if (fwd.exiting)
 			break;
-		if (signals)
-			take_batch();
+		if (signals || fwd.held_n)
+			take_batch(SHARE_BATCH);
 	}
 	/* At exit, and when the process ends because we are its last thread,
-	 * what is pending for the share fds is written first. */
-	if (fwd.exiting || !share_ctx_empty())
-		while (take_batch())
-			;
+	 * what is pending for the share fds is written first, in one bounded
+	 * step: as much as their pipes hold once grown. */
+	if (fwd.exiting || !share_ctx_empty()) {
+		unsigned long budget = share_ctx_grow_for_exit(fwd.ep);
+		unsigned got;
+
+		share_update();
+		while (budget > 0 &&
+		       (got = take_batch(budget < SHARE_BATCH ? (unsigned)budget : SHARE_BATCH)) > 0)
+			budget -= got;
+	}
 	close_thread_fds();
 	fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);
