@@ -8,8 +8,8 @@
  *   finds another pid there was forked without fork handlers and drops it.
  * - fork() is the lock and nothing more: the child closes its copies of the
  *   writers and of the thread's fds and starts with no share fds.
- * - exit() lets the thread write what is pending, then the writers close
- *   with the process.
+ * - exit() lets the thread write what is pending, as much as the pipes hold
+ *   once grown to pipe-max-size, then the writers close with the process.
  * - The thread ends when the last share fd is gone, or when it is the last
  *   thread of a process whose main thread called pthread_exit(). It is
  *   joined under the lock, after its last use of it, by the next start or
