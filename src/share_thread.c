@@ -134,6 +134,7 @@ void share_lock(struct share_call *call)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &call->cancel_state);
 	claim_state();
 	pthread_mutex_lock(&fwd.lock);
+	share_usual_forget();
 }
 
 void share_unlock(struct share_call *call, int ok)
@@ -234,7 +235,7 @@ static void requeue(const struct sigfd_siginfo *r)
  * Returns the number of records taken from the kernel. */
 static unsigned take_batch(unsigned limit)
 {
-	struct sigfd_siginfo recs[SHARE_BATCH], out[SHARE_BATCH];
+	struct sigfd_siginfo recs[SHARE_BATCH];
 	unsigned batch = share_ctx_batch(), n = fwd.held_n, m = 0, got = 0;
 	sigbits seen = 0, mine;
 	uint32_t back;
@@ -255,17 +256,17 @@ static unsigned take_batch(unsigned limit)
 		seen |= SIGBIT(recs[i].ssi_signo);
 	/* Looked at after the read: a signal unblocked somewhere goes back
 	 * to the kernel even when it came just after the last look. */
-	mine = share_meant_for_program(seen, own_tid());
+	mine = share_meant_for_program(seen);
 	fwd.left |= mine;
 	for (unsigned i = 0; i < n; i++)
 		if (mine & SIGBIT(recs[i].ssi_signo))
 			requeue(&recs[i]);
-		else
-			out[m++] = recs[i];
-	back = share_ctx_deliver(out, m, fwd.ep);
+		else if (m++ < i)
+			recs[m - 1] = recs[i];
+	back = share_ctx_deliver(recs, m, fwd.ep);
 	for (unsigned i = 0; i < m; i++)
 		if (back & ((uint32_t)1 << i))
-			requeue(&out[i]);
+			requeue(&recs[i]);
 	share_update();
 	return got;
 }
@@ -280,7 +281,7 @@ static void recheck_left(void)
 	if (!fwd.left || sigpending(&pending) < 0)
 		return;
 	still = share_bits(&pending) & fwd.left;
-	fwd.left = share_meant_for_program(still, own_tid());
+	fwd.left = share_meant_for_program(still);
 }
 
 /* Does any other thread of the process still live? Read from /proc, with no

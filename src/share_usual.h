@@ -5,14 +5,15 @@
 #ifndef SIGFD_SHARE_USUAL_H
 #define SIGFD_SHARE_USUAL_H
 
-#include <sys/types.h>
-
 #include "share_ctx.h"
 
 /* Of the signals in bits, those that the program would act on (a handler,
  * SIG_IGN, or a default action that stops or ignores) and that a live
- * thread other than self leaves unblocked. Without /proc, or out of
+ * thread other than the caller leaves unblocked. Without /proc, or out of
  * descriptors, none. Allocation-free: the forwarding thread asks. */
-sigbits share_meant_for_program(sigbits bits, pid_t self);
+sigbits share_meant_for_program(sigbits bits);
+/* The program may have changed a disposition: look again (the dispositions
+ * seen are otherwise reused for a millisecond). Under the share lock. */
+void share_usual_forget(void);
 
 #endif
