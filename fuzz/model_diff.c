@@ -352,6 +352,10 @@ static void from_other(int sig, int value, int status)
 		get_byte(go[0]);
 		_exit(status);
 	}
+	/* Ours closed: a child that dies early (its sigqueue() refused,
+	 * when other processes of the user fill the queue) fails the
+	 * check here instead of leaving us waiting on ourselves. */
+	CHECK(close(sent[1]) == 0 && close(go[0]) == 0);
 	get_byte(sent[0]);
 	if (sig)
 		model_signal((struct rec){ sig, is_rt(sig) ? SI_QUEUE : SI_USER, value, 0, child, false });
@@ -359,8 +363,7 @@ static void from_other(int sig, int value, int status)
 	put_byte(go[1]);
 	int st;
 	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == status);
-	close_pair(go);
-	close_pair(sent);
+	CHECK(close(go[1]) == 0 && close(sent[0]) == 0);
 	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, status, child, false });
 	settle_now();
 	tr("child exited %d", status);
