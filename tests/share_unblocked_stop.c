@@ -16,6 +16,13 @@ int main(void)
 	sigset_t usr1 = set_of(SIGUSR1), mask = set_of(SIGTSTP);
 	int stopped = 0, stolen = 0;
 
+	if (under_valgrind()) {
+		/* It runs signal delivery itself, every signal blocked in the
+		 * kernel outside system calls: a SIGTSTP it takes neither
+		 * stops the process nor reaches the descriptor. */
+		puts("SKIPPED: under valgrind, which does not stop a process on SIGTSTP");
+		return 77;
+	}
 	sigaddset(&mask, SIGUSR1);
 	block_only(&usr1);
 	for (int i = 0; i < PROCESSES; i++) {
