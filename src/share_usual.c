@@ -8,8 +8,10 @@
  * blocked mask is SigBlk in /proc/self/task/TID/status; a thread that has
  * exited (Z, X: a main thread after pthread_exit()) takes no signal.
  * A disposition costs a system call, a tenth of a forwarded signal's time in
- * user space: what sigaction() said is reused for up to REUSE_NS, or until
- * the program next calls into share mode (share_usual_forget()). */
+ * user space: what sigaction() said is reused until the coarse clock (no
+ * TSC read, which a virtual machine may trap) moves on by one of the
+ * kernel's ticks, or until the program next calls into share mode
+ * (share_usual_forget()). */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -23,10 +25,8 @@
 
 #include "share_usual.h"
 
-#define REUSE_NS 1000000
-
-static sigbits known, acted; /* dispositions looked at; those acted on */
-static int64_t looked_at;    /* when, in ns of CLOCK_MONOTONIC */
+static sigbits known, acted;    /* dispositions looked at; those acted on */
+static struct timespec looked_at; /* when, by CLOCK_MONOTONIC_COARSE */
 
 void share_usual_forget(void)
 {
@@ -88,19 +88,20 @@ sigbits share_meant_for_program(sigbits bits)
 
 	struct timespec now;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec - looked_at > REUSE_NS) {
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (now.tv_sec != looked_at.tv_sec || now.tv_nsec != looked_at.tv_nsec) {
 		known = 0;
-		looked_at = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		looked_at = now;
 	}
-	for (int sig = 1; sig < NSIG; sig++)
-		if ((bits & ~known & SIGBIT(sig))) {
-			known |= SIGBIT(sig);
-			if (acted_on(sig))
-				acted |= SIGBIT(sig);
-			else
-				acted &= ~SIGBIT(sig);
-		}
+	for (sigbits new = bits & ~known; new; new &= new - 1) {
+		int sig = __builtin_ctzll(new) + 1;
+
+		known |= SIGBIT(sig);
+		if (acted_on(sig))
+			acted |= SIGBIT(sig);
+		else
+			acted &= ~SIGBIT(sig);
+	}
 	check = bits & acted;
 	if (!check)
 		return 0;

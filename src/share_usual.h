@@ -13,7 +13,8 @@
  * descriptors, none. Allocation-free: the forwarding thread asks. */
 sigbits share_meant_for_program(sigbits bits);
 /* The program may have changed a disposition: look again (the dispositions
- * seen are otherwise reused for a millisecond). Under the share lock. */
+ * seen are otherwise reused for a tick of the coarse clock). Under the share
+ * lock. */
 void share_usual_forget(void);
 
 #endif
