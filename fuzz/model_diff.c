@@ -13,7 +13,9 @@
  *   against a reference model of sigfd(3), one per kind of backend (the
  *   fd tells which: a pipe is the user-space backend's).
  *   User space: every signal in the mask arrives exactly once; a standard
- *   signal coalesces while a record of it is unread; real-time instances
+ *   signal coalesces while a record of it is unread in a fd that would take
+ *   it now (a second fd takes it once the first fd's mask drops it:
+ *   coalesce_elsewhere()); real-time instances
  *   keep their order and value; signals outside the mask stay pending and
  *   arrive when the mask takes them, lowest number first; records unread
  *   when the fd is closed are gone; thread-directed signals are not sent
@@ -25,7 +27,10 @@
  *   nothing; thread-directed signals (tgkill, raise) are reported.
  *   Both: a forked child reads the parent's records, never its own
  *   signals; after the creator exits or execs, a reader gets the records
- *   left, then end of file.
+ *   left, then end of file; at exit, up to MAX_EXIT_FLOOD values queued
+ *   unread just before (beyond a default pipe) come too; a signal of the
+ *   mask the main thread leaves unblocked with a handler reaches the
+ *   handler, never the fd (send_unblocked(), every mode).
  * The guest tiers run share mode on each kernel backend (kmod/guest-run.sh,
  * kernel/run.sh). Each sequence runs in a process of its own. On failure
  * the seed is printed with the command that replays it:
@@ -43,7 +48,10 @@
 #include "../tests/share_util.h"
 
 #define MAX_OPS 400
-#define MAX_QUEUE 512
+#define MAX_QUEUE 2048
+/* At the finale's exit(), at most this many values queued unread: more
+ * than a default pipe's 512 records, less than a grown one's 8192. */
+#define MAX_EXIT_FLOOD 1100
 /* Unread records kept below what a share fd surely holds at once. */
 #define MAX_UNREAD 40
 #define RECORD ((ssize_t)sizeof(struct sigfd_siginfo))
@@ -344,6 +352,10 @@ static void from_other(int sig, int value, int status)
 		get_byte(go[0]);
 		_exit(status);
 	}
+	/* Ours closed: a child that dies early (its sigqueue() refused,
+	 * when other processes of the user fill the queue) fails the
+	 * check here instead of leaving us waiting on ourselves. */
+	CHECK(close(sent[1]) == 0 && close(go[0]) == 0);
 	get_byte(sent[0]);
 	if (sig)
 		model_signal((struct rec){ sig, is_rt(sig) ? SI_QUEUE : SI_USER, value, 0, child, false });
@@ -351,8 +363,7 @@ static void from_other(int sig, int value, int status)
 	put_byte(go[1]);
 	int st;
 	CHECK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == status);
-	close_pair(go);
-	close_pair(sent);
+	CHECK(close(go[1]) == 0 && close(sent[0]) == 0);
 	model_signal((struct rec){ SIGCHLD, CLD_EXITED, 0, status, child, false });
 	settle_now();
 	tr("child exited %d", status);
@@ -566,6 +577,85 @@ static void send_self(void)
 	settle_now();
 }
 
+/* A standard signal of the universe that the main thread unblocks, with a
+ * handler, then sends itself: the handler runs (for it and for what was
+ * pending of it), the fd reports nothing, in every mode. */
+static volatile sig_atomic_t handled;
+
+static void count_handled(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+static void send_unblocked(void)
+{
+	int sig = sigs[rnd(NSIGS)], expect = 1, w = 0;
+	struct sigaction sa = { .sa_handler = count_handled }, old;
+	sigset_t one = set_of(sig);
+
+	if (is_rt(sig) || sig == SIGCHLD)
+		return;
+	/* What is pending of it in the kernel is delivered at the unblock. */
+	for (int i = 0; i < kq_n; i++)
+		if (kq[i].signo == sig)
+			expect++;
+		else
+			kq[w++] = kq[i];
+	kq_n = w;
+	handled = 0;
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(sig, &sa, &old) == 0);
+	CHECK(sigprocmask(SIG_UNBLOCK, &one, NULL) == 0);
+	/* The user-space backend reuses a disposition for a millisecond
+	 * unless the program calls into share mode (sigfd(3)). */
+	if (share && fd_open)
+		CHECK(set_mask(&model_mask) == 0);
+	CHECK(kill(getpid(), sig) == 0);
+	/* A forwarding thread that took it gives it back: it comes later. */
+	if (share)
+		WAIT_UNTIL(handled >= expect);
+	CHECK(sigprocmask(SIG_BLOCK, &one, NULL) == 0);
+	CHECK(sigaction(sig, &old, NULL) == 0);
+	SAY("unblocked %d: handled %d", sig, (int)handled);
+	tr("unblocked %d handled %d", sig, (int)handled);
+	if (share && handled != expect)
+		FAIL("signal %d left unblocked with a handler: handled %d times, the model wants %d",
+		     sig, (int)handled, expect);
+	settle_now();
+}
+
+/* User space: the fd's mask drops a standard signal while a record of it is
+ * unread, and a second share fd takes it: the next instance goes there,
+ * and one more coalesces with that record, not with the first fd's. */
+static void coalesce_elsewhere(void)
+{
+	int sig = -1, other;
+	sigset_t one;
+	struct sigfd_siginfo r;
+
+	for (int i = 0; i < fdq_n && sig < 0; i++)
+		if (!is_rt(fdq[i].signo) && sigismember(&model_mask, fdq[i].signo) == 1)
+			sig = fdq[i].signo;
+	if (sig < 0)
+		return;
+	one = set_of(sig);
+	sigdelset(&model_mask, sig);
+	CHECK(set_mask(&model_mask) == 0);
+	CHECK((other = sigfd(&one, SIGFD_SHARE | SIGFD_NONBLOCK)) >= 0);
+	CHECK(kill(getpid(), sig) == 0);
+	CHECK(kill(getpid(), sig) == 0);
+	settle(other, &one);
+	SAY("coalesce elsewhere: %d", sig);
+	if (read(other, &r, sizeof r) != RECORD || (int)r.ssi_signo != sig)
+		FAIL("signal %d, dropped from the mask with a record unread, did not reach a second "
+		     "share fd that takes it", sig);
+	if (read(other, &r, sizeof r) != -1 || errno != EAGAIN)
+		FAIL("signal %d sent twice to a second share fd gave two records", sig);
+	CHECK(close(other) == 0);
+	settle_now();
+}
+
 static void step(void)
 {
 	unsigned what = rnd(100);
@@ -589,11 +679,17 @@ static void step(void)
 				      : (size_t)(rnd(4) ? (1 + rnd(8)) * RECORD : rnd(3 * RECORD));
 		do_read(size);
 	} else if (what < 80) {
-		if (fd_open)
+		if (what >= 78)
+			send_unblocked();
+		else if (fd_open)
 			do_poll();
 	} else if (what < 88) {
 		if (!fd_open)
 			return;
+		if (what >= 86 && share && !kernel_model) {
+			coalesce_elsewhere();
+			return;
+		}
 		sigset_t m;
 		random_mask(&m);
 		SAY("setmask");
@@ -633,6 +729,27 @@ static void step(void)
 	}
 }
 
+/* Before exit(): more values of a real-time signal of the mask than a
+ * default pipe holds, none read; all must reach the reader after the exit
+ * (sigfd(3): what is pending at exit goes to the fd, as far as the grown
+ * pipe holds). */
+static void exit_flood(void)
+{
+	int sig = -1, k = 513 + (int)rnd(MAX_EXIT_FLOOD - 512);
+
+	for (int i = NSIGS - 1; i >= 0 && sig < 0; i--)
+		if (is_rt(sigs[i]) && sigismember(&model_mask, sigs[i]) == 1)
+			sig = sigs[i];
+	if (sig < 0)
+		return;
+	SAY("exit flood: %d values of %d", k, sig);
+	for (int i = 0; i < k; i++) {
+		struct rec r = { sig, SI_QUEUE, 100000 + i, 0, getpid(), false };
+		CHECK(sigqueue(getpid(), sig, int_val(r.value)) == 0);
+		model_signal(r);
+	}
+}
+
 /* The end, share mode: the fd and the records the model still expects go
  * to the driver over sock (fd passing), then the creator exits or execs an
  * idle image; the driver must read those records, then end of file. */
@@ -642,6 +759,8 @@ static void finale(int sock)
 
 	settle_now();
 	SAY("finale: %s, %d unread", exec_it ? "exec" : "exit", model_unread());
+	if (share && fd_open && !exec_it && rnd(3) == 0)
+		exit_flood();
 	if (share && fd_open) {
 		static struct rec left[MAX_QUEUE];
 		int n = model_take(left, MAX_QUEUE);
@@ -732,7 +851,8 @@ static int run_one(bool share_run, bool oracle_run, FILE *out, int nops)
 				bad = 1;
 				break;
 			}
-			if ((int)r.ssi_signo != want[i].signo || (pid_t)r.ssi_pid != want[i].pid) {
+			if ((int)r.ssi_signo != want[i].signo || (pid_t)r.ssi_pid != want[i].pid ||
+			    (want[i].code == SI_QUEUE && r.ssi_int != want[i].value)) {
 				fprintf(stderr, "model_diff: seed %llu, share mode, after the creator "
 						"ended: record %d is signal %u, the model wants %d\n",
 					(unsigned long long)seed, i + 1, r.ssi_signo, want[i].signo);

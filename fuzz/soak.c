@@ -15,6 +15,11 @@
  *   readers  several threads each read and poll (poll, epoll, blocking
  *            read, non-blocking read, through a dup) the same fds, check
  *            each record and report each value to the driver.
+ * Left to the program: SIGWINCH is in the first counted fd's mask, but a
+ * thread of the creator leaves it unblocked with a handler, and senders send
+ * it now and then: the kernel delivers it to that thread, and no reader may
+ * ever read a record of it (sigfd(3): the forwarding thread never takes a
+ * signal another thread leaves unblocked and acts on).
  * Routing checked: a counted signal is in the mask of exactly one counted
  * fd at a time (a move removes it from one mask before adding it to the
  * other), extra fds never hold one, so a value reaches exactly one fd.
@@ -59,6 +64,8 @@
 /* Uncounted: standard signals (they coalesce) and real-time ones for the
  * extra share fds. */
 enum { STD_USR1, STD_USR2, OTHER_RT1, OTHER_RT2, NUNCOUNTED };
+/* In a mask, but left unblocked with a handler by a creator thread. */
+#define LEFT_SIG SIGWINCH
 static int counted_sig(int k) { return SIGRTMIN + 2 + k; }
 static int uncounted_sig(int u)
 {
@@ -232,6 +239,9 @@ static void take(struct reader_thread *t, int i, const struct sigfd_siginfo *rec
 			out[1 + nv++] = (uint32_t)v;
 			continue;
 		}
+		if (sig == LEFT_SIG)
+			fail("reader: fd %d: signal %d, left unblocked with a handler by a creator thread, "
+			     "was read from the fd", i, sig);
 		int u = 0;
 		while (u < NUNCOUNTED && uncounted_sig(u) != sig)
 			u++;
@@ -563,6 +573,30 @@ static void *fork_worker(void *arg)
 	return NULL;
 }
 
+static atomic_long left_handled;
+
+static void count_left(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&left_handled, 1);
+}
+
+/* Leaves LEFT_SIG unblocked, with its handler, until the process ends;
+ * says so on the pipe arg first. */
+static void *left_worker(void *arg)
+{
+	int *ready = arg;
+	sigset_t one;
+
+	sigemptyset(&one);
+	sigaddset(&one, LEFT_SIG);
+	MUST(pthread_sigmask(SIG_UNBLOCK, &one, NULL) == 0);
+	write_all(ready[1], "u", 1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
 static void creator_run(const struct round *p)
 {
 	int keep[2 + MAXREADERS + 1], nk = 0;
@@ -586,6 +620,13 @@ static void creator_run(const struct round *p)
 	for (int k = 0; k < NCOUNT; k++)
 		sigaddset(&cr.mask[p->owner[k]], counted_sig(k));
 	sigaddset(&cr.mask[0], SIGUSR1);
+	sigaddset(&cr.mask[0], LEFT_SIG);
+	/* SA_NODEFER: while a handler runs, its signal is otherwise blocked
+	 * in its thread, so blocked everywhere, and the forwarding thread may
+	 * rightly take an instance sent then (sigfd(3) BUGS). */
+	struct sigaction left = { .sa_handler = count_left, .sa_flags = SA_NODEFER };
+	sigemptyset(&left.sa_mask);
+	MUST(sigaction(LEFT_SIG, &left, NULL) == 0);
 	for (int i = 0; i < p->nfd; i++) {
 		struct stat st;
 		cr.fd[i] = sigfd(&cr.mask[i], p->flags[i]);
@@ -629,6 +670,15 @@ static void creator_run(const struct round *p)
 	MUST(pthread_create(&w[nw++], NULL, extra_worker, (void *)0) == 0);
 	MUST(pthread_create(&w[nw++], NULL, extra_worker, (void *)1) == 0);
 	MUST(pthread_create(&w[nw++], NULL, fork_worker, (void *)0) == 0);
+	/* Never joined: it leaves LEFT_SIG unblocked to the end. Before it
+	 * has, the signal is blocked everywhere and rightly forwarded: the
+	 * senders start only after. */
+	static int left_ready[2];
+	pthread_t left_thread;
+	make_pipe(left_ready);
+	MUST(pthread_create(&left_thread, NULL, left_worker, left_ready) == 0);
+	MUST(read(left_ready[0], &c, 1) == 1);
+	MUST(close(left_ready[0]) == 0 && close(left_ready[1]) == 0);
 	write_all(rf.rep[1], "r", 1);
 	for (;;) {
 		ssize_t n = read(rf.cmd[0], &c, 1);
@@ -672,6 +722,12 @@ static void sender_run(const struct round *p, int id, pid_t creator)
 	for (int i = 0; i < p->quota[id]; i++) {
 		if (i % 16 == 0 && poll(&stop, 1, 0) > 0)
 			break;
+		/* Not under ThreadSanitizer (its own handler runs with the
+		 * signals blocked) nor valgrind (it keeps them blocked in the
+		 * kernel outside system calls): there LEFT_SIG is blocked
+		 * everywhere at times, as /proc shows the forwarding thread. */
+		if (rnd(&r, 64) == 0 && !UNDER_TSAN && !under_valgrind())
+			(void)kill(creator, LEFT_SIG);
 		if (rnd(&r, 32) == 0) {
 			int u = (int)rnd(&r, NUNCOUNTED), s = uncounted_sig(u);
 			if ((u < 2 ? kill(creator, s) : sigqueue(creator, s, int_val(-1))) == 0)
@@ -1146,6 +1202,7 @@ int main(int argc, char **argv)
 		sigaddset(&all_sigs, counted_sig(k));
 	for (int u = 0; u < NUNCOUNTED; u++)
 		sigaddset(&all_sigs, uncounted_sig(u));
+	sigaddset(&all_sigs, LEFT_SIG); /* only the creator's left_worker unblocks it */
 	printf("soak: seed %llu\n", (unsigned long long)seed);
 	fflush(stdout);
 	fd_list(fds_at_start, 1024);

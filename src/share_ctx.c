@@ -228,9 +228,20 @@ static bool begun(struct share *s, uint64_t k)
 	return k < s->read;
 }
 
-/* A standard signal coalesces while a record of it is unread anywhere, as a
- * pending signal does in the kernel; so does a second instance taken in the
- * same batch. */
+/* Does the pipe of s still have a reader? Its last copy may have been
+ * closed after the thread last looked: its unread records are going. */
+static bool has_reader(struct share *s)
+{
+	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && !(p.revents & POLLERR);
+}
+
+/* A standard signal coalesces while a record of it is unread in a share fd
+ * that would take it now (its mask holds the signal and a reader holds the
+ * fd), as a pending signal does in the kernel; so does a second instance
+ * taken in the same batch. A record in a fd whose mask no longer holds the
+ * signal, or whose last copy is closed, is not pending any more. */
 static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share *const *dest)
 {
 	unsigned sig = recs[i].ssi_signo;
@@ -241,7 +252,8 @@ static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share
 		if (dest[j] && recs[j].ssi_signo == sig)
 			return true;
 	for (struct share *s = live; s; s = s->next)
-		if (s->last[sig] && !begun(s, s->last[sig] - 1))
+		if ((s->mask & SIGBIT(sig)) && s->last[sig] && !begun(s, s->last[sig] - 1) &&
+		    has_reader(s))
 			return true;
 	return false;
 }
@@ -347,6 +359,51 @@ void share_ctx_adopt(int ep)
 		s->room = 0;
 		refresh_room(s, ep);
 	}
+}
+
+/* The most a pipe may hold without privilege, from /proc (1 MiB when it
+ * cannot be read). Read without the allocator: the thread asks. */
+static int pipe_max_size(void)
+{
+	char buf[32];
+	ssize_t n = -1;
+	int fd = open("/proc/sys/fs/pipe-max-size", O_RDONLY | O_CLOEXEC);
+	long max;
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 1 << 20;
+	buf[n] = 0;
+	max = strtol(buf, NULL, 10);
+	return max > 0 && max <= INT_MAX ? (int)max : 1 << 20;
+}
+
+unsigned long share_ctx_grow_for_exit(int ep)
+{
+	int max = pipe_max_size();
+	unsigned long budget = 0;
+
+	for (struct share *s = live, *next; s; s = next) {
+		int size, unread;
+
+		next = s->next; /* refresh_room() may remove s */
+		if (!writer_ours(s)) {
+			remove_share(s, ep); /* the program closed it: never grow its file */
+			continue;
+		}
+		/* Growing may fail (EPERM past the user's pipe pages): the
+		 * pipe then holds what it held. */
+		if (fcntl(s->writer, F_GETPIPE_SZ) < max)
+			(void)fcntl(s->writer, F_SETPIPE_SZ, max);
+		size = fcntl(s->writer, F_GETPIPE_SZ);
+		if (size > 0 && ioctl(s->writer, FIONREAD, &unread) == 0 && unread < size)
+			budget += (unsigned long)(size - unread) / RECORD;
+		refresh_room(s, ep);
+	}
+	return budget;
 }
 
 bool share_ctx_empty(void)

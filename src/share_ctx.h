@@ -48,6 +48,9 @@ void share_ctx_writer_event(void *share, uint32_t events, int ep);
  * up (its descriptors closed by the program): those whose writers the
  * program closed too are dropped. */
 void share_ctx_adopt(int ep);
+/* At exit: grow each pipe to /proc/sys/fs/pipe-max-size, so that what is
+ * pending fits; the number of records all of them can still take. */
+unsigned long share_ctx_grow_for_exit(int ep);
 bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);

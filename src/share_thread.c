@@ -8,8 +8,8 @@
  *   finds another pid there was forked without fork handlers and drops it.
  * - fork() is the lock and nothing more: the child closes its copies of the
  *   writers and of the thread's fds and starts with no share fds.
- * - exit() lets the thread write what is pending, then the writers close
- *   with the process.
+ * - exit() lets the thread write what is pending, as much as the pipes hold
+ *   once grown to pipe-max-size, then the writers close with the process.
  * - The thread ends when the last share fd is gone, or when it is the last
  *   thread of a process whose main thread called pthread_exit(). It is
  *   joined under the lock, after its last use of it, by the next start or
@@ -35,6 +35,7 @@
 
 #include "share_ctx.h"
 #include "share_thread.h"
+#include "share_usual.h"
 
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
@@ -44,6 +45,9 @@
 #define FORWARD_NAME "sigfd-forward"
 /* How often a thread left alone with a departed main thread looks again. */
 #define ALONE_POLL_MS 20
+/* How often the thread looks again at what it holds or leaves to the
+ * program (see take_batch()). */
+#define RECHECK_MS 10
 
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
@@ -60,6 +64,15 @@ static struct {
 	pid_t tid;            /* its thread id, the mark of its descriptors */
 	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
 	sigbits taking;       /* the mask sfd has */
+	/* Signals left to the program: another thread leaves them unblocked
+	 * and would act on them (share_usual.c). Kept out of sfd's mask while
+	 * one is pending, so that the kernel delivers it. */
+	sigbits left;
+	/* Records taken that went neither to a share fd nor back to the
+	 * queue (rt_sigqueueinfo() refused: RLIMIT_SIGPENDING): kept here
+	 * and offered again first. Never more than a batch. */
+	struct sigfd_siginfo held[SHARE_BATCH];
+	unsigned held_n;
 } fwd = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.moved = PTHREAD_COND_INITIALIZER,
@@ -123,7 +136,8 @@ static void close_thread_fds(void)
 	if (ours(fwd.wake))
 		close(fwd.wake);
 	fwd.sfd = fwd.ep = fwd.wake = -1;
-	fwd.taking = 0;
+	fwd.taking = fwd.left = 0;
+	fwd.held_n = 0;
 }
 
 /* In a new process: no thread runs here, the writers are the parent's. */
@@ -162,6 +176,7 @@ void share_lock(struct share_call *call)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &call->cancel_state);
 	claim_state();
 	pthread_mutex_lock(&fwd.lock);
+	share_usual_forget();
 }
 
 void share_unlock(struct share_call *call, int ok)
@@ -174,7 +189,7 @@ void share_unlock(struct share_call *call, int ok)
 
 int share_update(void)
 {
-	sigbits want = share_ctx_wanted();
+	sigbits want = share_ctx_wanted() & ~fwd.left;
 	sigset_t set;
 
 	if (!fwd.running || want == fwd.taking)
@@ -218,7 +233,8 @@ static enum layout layout_of(int sig, int code)
 /* Put a signal taken but not delivered back in the process's queue, with
  * every field the kernel gave it. Queued to our own thread id, which the
  * kernel requires for si_code >= 0 (kill(), SIGCHLD); it then goes to the
- * whole process. */
+ * whole process. What the queue refuses (EAGAIN: the user's
+ * RLIMIT_SIGPENDING is reached) is held and offered again later. */
 static void requeue(const struct sigfd_siginfo *r)
 {
 	siginfo_t si;
@@ -255,31 +271,63 @@ static void requeue(const struct sigfd_siginfo *r)
 			si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
 		break;
 	}
-	syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si);
+	if (syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si) < 0)
+		fwd.held[fwd.held_n++] = *r; /* room: never more than a batch in hand */
 }
 
-/* Take what the share fds have room for and deliver it; what found no
- * share fd goes back. Returns false when nothing more was taken. */
-static bool take_batch(void)
+/* Take what the share fds have room for, at most limit records, and
+ * deliver it after what was held; what found no share fd goes back, and so
+ * does what the program means for itself (left to the kernel from now on).
+ * Returns the number of records taken from the kernel. */
+static unsigned take_batch(unsigned limit)
 {
 	struct sigfd_siginfo recs[SHARE_BATCH];
-	unsigned batch = share_ctx_batch();
+	unsigned batch = share_ctx_batch(), n = fwd.held_n, m = 0, got = 0;
+	sigbits seen = 0, mine;
 	uint32_t back;
-	ssize_t got;
-	unsigned n;
 
-	if (batch == 0)
-		return false;
-	got = read(fwd.sfd, recs, batch * sizeof recs[0]);
-	if (got <= 0)
-		return false;
-	n = (unsigned)((size_t)got / sizeof recs[0]);
-	back = share_ctx_deliver(recs, n, fwd.ep);
+	memcpy(recs, fwd.held, n * sizeof recs[0]);
+	fwd.held_n = 0;
+	if (batch > n && limit > 0) {
+		ssize_t bytes;
+
+		if (batch - n < limit)
+			limit = batch - n;
+		bytes = read(fwd.sfd, recs + n, limit * sizeof recs[0]);
+		if (bytes > 0)
+			got = (unsigned)((size_t)bytes / sizeof recs[0]);
+	}
+	n += got;
 	for (unsigned i = 0; i < n; i++)
+		seen |= SIGBIT(recs[i].ssi_signo);
+	/* Looked at after the read: a signal unblocked somewhere goes back
+	 * to the kernel even when it came just after the last look. */
+	mine = share_meant_for_program(seen);
+	fwd.left |= mine;
+	for (unsigned i = 0; i < n; i++)
+		if (mine & SIGBIT(recs[i].ssi_signo))
+			requeue(&recs[i]);
+		else if (m++ < i)
+			recs[m - 1] = recs[i];
+	back = share_ctx_deliver(recs, m, fwd.ep);
+	for (unsigned i = 0; i < m; i++)
 		if (back & ((uint32_t)1 << i))
 			requeue(&recs[i]);
 	share_update();
-	return back != (n == 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1); /* false: none went anywhere */
+	return got;
+}
+
+/* A signal left to the program is taken again once it is no longer
+ * pending, or once no thread leaves it unblocked. */
+static void recheck_left(void)
+{
+	sigset_t pending;
+	sigbits still;
+
+	if (!fwd.left || sigpending(&pending) < 0)
+		return;
+	still = share_bits(&pending) & fwd.left;
+	fwd.left = share_meant_for_program(still);
 }
 
 /* Is thread tid, which still lives, a forwarding thread: ours, or that of
@@ -359,10 +407,13 @@ static void *forward(void *unused)
 	mark(fwd.wake);
 	fwd.started = true;
 	pthread_cond_broadcast(&fwd.moved);
-	while (!share_ctx_empty() && !(fwd.leader_gone && alone())) {
+	/* Records held keep the thread until the queue takes them back. */
+	while ((!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
 		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n, err;
 		bool signals = false;
 
+		if (fwd.left || fwd.held_n)
+			timeout = RECHECK_MS;
 		/* The one descriptor used whatever happened: the others are read
 		 * only when an event of their own (their file, ours then) says
 		 * so, and each write end is checked as it is written. */
@@ -400,21 +451,29 @@ static void *forward(void *unused)
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
 		/* Before taking: a share fd just gone takes nothing more. */
+		recheck_left();
 		share_update();
 		if (fwd.exiting)
 			break;
-		if (signals || (fwd.done != fwd.asked && ours(fwd.sfd)))
-			take_batch();
+		if (signals || ((fwd.held_n || fwd.done != fwd.asked) && ours(fwd.sfd)))
+			take_batch(SHARE_BATCH);
 		if (fwd.done != fwd.asked) {
 			fwd.done = fwd.asked;
 			pthread_cond_broadcast(&fwd.moved);
 		}
 	}
 	/* At exit, and when the process ends because we are its last thread,
-	 * what is pending for the share fds is written first. */
-	if (!swept && ours(fwd.ep) && (fwd.exiting || !share_ctx_empty()))
-		while (take_batch())
-			;
+	 * what is pending for the share fds is written first, in one bounded
+	 * step: as much as their pipes hold once grown. */
+	if (!swept && ours(fwd.ep) && ours(fwd.sfd) && (fwd.exiting || !share_ctx_empty())) {
+		unsigned long budget = share_ctx_grow_for_exit(fwd.ep);
+		unsigned got;
+
+		share_update();
+		while (budget > 0 &&
+		       (got = take_batch(budget < SHARE_BATCH ? (unsigned)budget : SHARE_BATCH)) > 0)
+			budget -= got;
+	}
 	close_thread_fds();
 	fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);

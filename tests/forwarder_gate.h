@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* A gate in the forwarding thread's read of its signalfd, for the tests
+ * that need a race to go one way every time. read() is wrapped (-Wl,--wrap,
+ * see the Makefile): once armed, the thread's next read of its signalfd
+ * stops at the gate (before the read, or after it returned) and the test
+ * does what must happen in that window, then opens the gate. The thread
+ * holds the share lock there: the test may close, kill and sigqueue, but
+ * must not call sigfd() or sigfd_setmask() until the gate is open. */
+#ifndef SIGFD_TEST_FORWARDER_GATE_H
+#define SIGFD_TEST_FORWARDER_GATE_H
+
+#include <stdatomic.h>
+#include <sys/prctl.h>
+
+#include "share_util.h"
+
+enum gate_at { GATE_OFF, GATE_BEFORE_READ, GATE_AFTER_READ };
+
+static _Atomic int gate_armed = GATE_OFF;
+static int gate_reached[2] = { -1, -1 }, gate_go[2] = { -1, -1 };
+
+ssize_t __real_read(int fd, void *buf, size_t count);
+
+static int gate_is_forwarder_signalfd(int fd)
+{
+	char name[17] = "", path[64], target[64];
+	ssize_t n;
+
+	if (prctl(PR_GET_NAME, name) != 0 || strcmp(name, "sigfd-forward") != 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof target - 1);
+	if (n < 0)
+		return 0;
+	target[n] = 0;
+	return strcmp(target, "anon_inode:[signalfd]") == 0;
+}
+
+static void gate_stop(void)
+{
+	char c;
+
+	CHECK(write(gate_reached[1], "r", 1) == 1);
+	CHECK(__real_read(gate_go[0], &c, 1) == 1);
+}
+
+ssize_t __wrap_read(int fd, void *buf, size_t count)
+{
+	int at = atomic_load(&gate_armed);
+	ssize_t n;
+
+	if (at == GATE_OFF || !gate_is_forwarder_signalfd(fd) ||
+	    !atomic_compare_exchange_strong(&gate_armed, &at, GATE_OFF))
+		return __real_read(fd, buf, count);
+	if (at == GATE_BEFORE_READ)
+		gate_stop();
+	n = __real_read(fd, buf, count);
+	if (at == GATE_AFTER_READ) {
+		int saved = errno;
+		gate_stop();
+		errno = saved;
+	}
+	return n;
+}
+
+static void gate_arm(enum gate_at at)
+{
+	if (gate_reached[0] < 0) {
+		CHECK(pipe(gate_reached) == 0);
+		CHECK(pipe(gate_go) == 0);
+	}
+	atomic_store(&gate_armed, at);
+}
+
+/* Wait until the thread stands at the gate. */
+static void gate_wait(void)
+{
+	char c;
+
+	CHECK(__real_read(gate_reached[0], &c, 1) == 1);
+}
+
+static void gate_open(void)
+{
+	CHECK(write(gate_go[1], "g", 1) == 1);
+}
+
+static void gate_close_fds(void)
+{
+	if (gate_reached[0] >= 0) {
+		close_pair(gate_reached);
+		close_pair(gate_go);
+	}
+}
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* exit() with a reader far behind: what was pending for the creator at
+ * exit goes to the descriptor, as far as the transport can be made to hold
+ * it. 600 queued values (more than a default pipe's 512 records) all
+ * arrive, in order, then end of file. Then 9,000 (more than a pipe grown to
+ * /proc/sys/fs/pipe-max-size holds, 8,192 records by default): the kernel
+ * backends hand every one over; the user-space backend as many as its
+ * grown pipe holds, the first ones, in order, and the figure is printed
+ * (sigfd(3) BUGS). */
+#include "share_util.h"
+
+static long pipe_max_records(void)
+{
+	long bytes = 0;
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+
+	CHECK(f != NULL);
+	CHECK(fscanf(f, "%ld", &bytes) == 1);
+	fclose(f);
+	return bytes / 128;
+}
+
+/* A creator queues count values to a share fd nobody reads and exits; the
+ * number of records read before end of file. */
+static long handed_over(int count, int *kernel)
+{
+	sigset_t mask = set_of(SIGRTMIN);
+	int link[2];
+	pid_t creator;
+	long got = 0;
+	struct sigfd_siginfo r[64];
+	ssize_t n;
+
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, link) == 0);
+	creator = fork();
+	CHECK(creator >= 0);
+	if (creator == 0) {
+		int fd = sigfd(&mask, SIGFD_SHARE);
+		CHECK(fd >= 0);
+		for (int i = 0; i < count; i++)
+			CHECK(sigqueue(getpid(), SIGRTMIN, int_val(i)) == 0);
+		send_fd(link[1], fd);
+		exit(0);
+	}
+	int fd = recv_fd(link[0]);
+	*kernel = kernel_backend(fd);
+	reap_ok(creator);
+	while ((n = read(fd, r, sizeof r)) > 0) {
+		CHECK(n % 128 == 0);
+		for (ssize_t i = 0; i < n / 128; i++, got++)
+			CHECK(r[i].ssi_signo == (uint32_t)SIGRTMIN && r[i].ssi_int == got);
+	}
+	CHECK(n == 0);
+	CHECK(close(fd) == 0);
+	close_pair(link);
+	return got;
+}
+
+int main(void)
+{
+	sigset_t mask = set_of(SIGRTMIN);
+	int kernel;
+	long got, cap = pipe_max_records();
+
+	block_only(&mask);
+	got = handed_over(600, &kernel);
+	if (got != 600) {
+		fprintf(stderr, "600 pending at exit, %ld read before end of file\n", got);
+		leak_check_off();
+		return 1;
+	}
+	got = handed_over(9000, &kernel);
+	printf("9000 pending at exit: %ld read before end of file (%s; pipe-max-size holds %ld)\n",
+	       got, kernel ? "kernel backend" : "user-space backend", cap);
+	CHECK(got == (kernel || cap > 9000 ? 9000 : cap));
+	return 0;
+}
