@@ -597,6 +597,14 @@ static void *left_worker(void *arg)
 	return NULL;
 }
 
+static mode_t fd_mode(int fd)
+{
+	struct stat st;
+
+	MUST(fstat(fd, &st) == 0);
+	return st.st_mode;
+}
+
 static void creator_run(const struct round *p)
 {
 	int keep[2 + MAXREADERS + 1], nk = 0;
@@ -637,6 +645,14 @@ static void creator_run(const struct round *p)
 		MUST(fstat(cr.fd[i], &st) == 0);
 		if (!S_ISFIFO(st.st_mode))
 			MUST(fcntl(cr.fd[i], F_SETFL, O_NONBLOCK) == 0);
+	}
+	/* A kernel backend reads the creator's queues as a signalfd in
+	 * another thread would: a process-directed LEFT_SIG is readable there
+	 * between its sending and its delivery to left_worker, the kernel's
+	 * own rule. The rule tested here is the user-space backend's. */
+	if (!S_ISFIFO(fd_mode(cr.fd[0]))) {
+		sigdelset(&cr.mask[0], LEFT_SIG);
+		MUST(sigfd_setmask(cr.fd[0], &cr.mask[0]) == 0);
 	}
 	if (p->inherit) {
 		/* Forked while only the forwarding thread runs (it never
