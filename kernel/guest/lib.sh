@@ -48,6 +48,18 @@ guest_model_suite() {
 	chmod 755 "$out/root/t/model/model_diff" "$out/root/t/model/soak"
 }
 
+# Suite "stress": the race-stress programs of kernel/stress/, $1 seconds
+# each (make kdebug-check: the debug kernels judge them by their dmesg).
+guest_stress_suite() {
+	mkdir -p "$out/root/t/stress"
+	for src in kernel/stress/*.c; do
+		name=$(basename "$src" .c)
+		guest_program "$src" "$out/root/x/$name"
+		printf '#!/bin/sh\nexec /x/%s %s\n' "$name" "$1" >"$out/root/t/stress/$name"
+		chmod 755 "$out/root/t/stress/$name"
+	done
+}
+
 # guest_extra NAME FILE...: copy the extra programs to /x, or die naming NAME.
 guest_extra() {
 	what=$1
@@ -97,13 +109,36 @@ guest_initramfs() {
 # $out/qemu.rc, the milliseconds it took in $ms.
 guest_boot() {
 	start=$(date +%s%N)
+	rm -f "$out/qemu.rc"
 	{
 		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2" -m "$3" -nic none -nographic \
 			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
 			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1
 		echo $? >"$out/qemu.rc"
-	} | tr -d '\r' >"$out/console.log"
+	} | sed -u 's/\r//g' >"$out/console.log" & # unbuffered: guest_progress reads it
+	[ -n "${GUEST_PROGRESS:-}" ] && guest_progress
+	wait
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+}
+
+# GUEST_PROGRESS=1 (make kdebug-check): while the guest runs, a line for
+# each test as it ends, and one about every minute, for whoever watches.
+guest_progress() {
+	seen=0 tick=0
+	while [ ! -s "$out/qemu.rc" ]; do
+		sleep 5
+		tick=$((tick + 5))
+		n=$(grep -c '^GUEST-RESULT: ' "$out/console.log" || true)
+		if [ "$n" -gt "$seen" ]; then
+			grep '^GUEST-RESULT: ' "$out/console.log" | tail -n $((n - seen)) |
+				sed "s/^GUEST-RESULT: /guest: [$(date -u +%T)] /" >&2
+			seen=$n tick=0
+		elif [ $tick -ge 60 ]; then
+			printf 'guest: [%s] running for %d min, %d tests done\n' "$(date -u +%T)" \
+				$(( ($(date +%s%N) - start) / 60000000000 )) "$n" >&2
+			tick=0
+		fi
+	done
 }
 
 # guest_judge KNOWN RMMOD: read the console log, print the per-test report;
