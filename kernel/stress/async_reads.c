@@ -18,14 +18,16 @@
 
 static sigset_t mask;
 static int shared_fd, early_close, creator_gone;
-static long aio_unsupported;
+static long aio_unsupported, records;
 
 static void got(long res, const struct sigfd_siginfo *r)
 {
-	if (res < 0)
+	if (res < 0) {
 		CHECK(res == -EINTR || res == -EAGAIN || res == -ECANCELED);
-	else
-		stress_records_ok(r, res, &mask);
+		return;
+	}
+	stress_records_ok(r, res, &mask);
+	__atomic_add_fetch(&records, res / (long)sizeof *r, __ATOMIC_RELAXED);
 }
 
 struct ring {
@@ -190,7 +192,7 @@ static void *sizer(void *arg)
 int main(int argc, char **argv)
 {
 	void *(*jobs[])(void *) = { uring_reader, aio_reader, aio_poller, sizer };
-	long rounds = 0, records = 0;
+	long rounds = 0;
 	int link[2];
 
 	mask = stress_start(argc, argv, SIGRTMIN + 5, link);
