@@ -86,9 +86,11 @@ guest_root() {
 }
 
 # /config for the guest's /init: guest_config TEST_TIMEOUT EXTRA_TIMEOUT
-# ONLY EXTRA_RUN EXTRA... (EXTRA_RUN empty: run each extra program bare).
+# ONLY EXTRA_RUN EXTRA... (EXTRA_RUN empty: run each extra program bare);
+# GUEST_FLOOD_COUNT: the signals kmod/tests/flood_100000 sends.
 guest_config() {
 	echo "TEST_TIMEOUT=$1"
+	echo "FLOOD_COUNT=${GUEST_FLOOD_COUNT:-100000}"
 	echo "EXTRA_TIMEOUT=$2"
 	printf 'ONLY=%s\n' "'$3'"
 	run=$4
