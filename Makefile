@@ -116,7 +116,7 @@ $(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.
 DEPS_OK := build/check-deps.ok
-$(DEPS_OK): tests/check-deps kmod/guest-run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+$(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh kernel/kdebug.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
 	@sh tests/check-deps $@
 
 check: all $(DEPS_OK)

@@ -23,6 +23,8 @@ grep -q 'apt-get install mandoc jq .*busybox-static' "$tmp/err" || { cat "$tmp/e
 
 # Nothing faked: the stamp exactly when the real system has everything.
 real=$(sh kmod/guest-run.sh --missing 2>/dev/null) || true
+real="$real $(sh kernel/kdebug.sh --missing 2>/dev/null)" || true
+real=$(echo "$real" | xargs)
 for p in mandoc pkg-config jq stress-ng; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || real="$real $p"
 done
