@@ -113,21 +113,26 @@ guest_boot() {
 	start=$(date +%s%N)
 	rm -f "$out/qemu.rc"
 	{
+		# Its status whatever it is: set -e would end this subshell first.
+		rc=0
 		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2" -m "$3" -nic none -nographic \
 			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
-			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1
-		echo $? >"$out/qemu.rc"
+			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1 || rc=$?
+		echo $rc >"$out/qemu.rc"
 	} | sed -u 's/\r//g' >"$out/console.log" & # unbuffered: guest_progress reads it
-	[ -n "${GUEST_PROGRESS:-}" ] && guest_progress
+	[ -z "${GUEST_PROGRESS:-}" ] || guest_progress $!
 	wait
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 }
 
 # GUEST_PROGRESS=1 (make kdebug-check): while the guest runs, a line for
-# each test as it ends, and one about every minute, for whoever watches.
+# each test as it ends, and one about every minute, for whoever watches;
+# $1 is the pipeline that writes the console log.
 guest_progress() {
 	seen=0 tick=0
-	while [ ! -s "$out/qemu.rc" ]; do
+	# Until QEMU's status is written, or the pipeline ($1) has gone.
+	while [ ! -e "$out/qemu.rc" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ] &&
+		[ -e "/proc/$1" ]; do
 		sleep 5
 		tick=$((tick + 5))
 		n=$(grep -c '^GUEST-RESULT: ' "$out/console.log" || true)
