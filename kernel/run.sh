@@ -36,7 +36,8 @@
 #   KPATCH_EXTRA_RUN='cmd; cmd'  commands run after the tests (default: each
 #                             KPATCH_EXTRA program without arguments)
 #   KPATCH_MODEL_SEEDS=500    model/model_diff: sequences (seeds 1..N, about 40 a second;
-#                             it stops early at half of KPATCH_TEST_TIMEOUT and says how many)
+#                             it stops early at half of KPATCH_TEST_TIMEOUT, 60 s
+#                             for a debug kernel, and says how many)
 #   KPATCH_SOAK_SECONDS=10    model/soak: seconds of rounds (seed 1)
 #   KPATCH_SMP=2 KPATCH_MEM=512  guest CPUs and MiB (1024 for a debug kernel)
 #   KPATCH_TIMEOUT=900        whole guest run; KPATCH_TEST_TIMEOUT=120 per test
@@ -296,12 +297,12 @@ build_kernel() {
 if [ "$flavour" = debug ]; then
 	GUEST_MEM=${KPATCH_MEM:-1024} GUEST_TIMEOUT=${KPATCH_TIMEOUT:-2400}
 	TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-300} STRESS_SECONDS=${KPATCH_STRESS_SECONDS:-25}
-	BOOT_ARGS=kasan_multi_shot
+	BOOT_ARGS=kasan_multi_shot MODEL_SECONDS=60
 	export GUEST_FLOOD_COUNT=${GUEST_FLOOD_COUNT:-10000}
 else
 	GUEST_MEM=${KPATCH_MEM:-512} GUEST_TIMEOUT=${KPATCH_TIMEOUT:-900}
 	TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-120} STRESS_SECONDS=${KPATCH_STRESS_SECONDS:-0}
-	BOOT_ARGS=panic_on_warn=1
+	BOOT_ARGS=panic_on_warn=1 MODEL_SECONDS=$((TEST_TIMEOUT / 2))
 fi
 
 . kernel/guest/lib.sh
@@ -328,7 +329,7 @@ build_programs() {
 		esac
 		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)"
 	done
-	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$((TEST_TIMEOUT / 2))"
+	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files

@@ -35,7 +35,8 @@
 #   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
 #                               KMOD_EXTRA program without arguments); their output is shown
 #   KMOD_MODEL_SEEDS=500        model/model_diff: sequences (seeds 1..N, about 30 a second;
-#                               it stops early at half of KMOD_TEST_TIMEOUT and says how many)
+#                               it stops early at half of KMOD_TEST_TIMEOUT, 60 s for
+#                               the debug kernel, and says how many)
 #   KMOD_SOAK_SECONDS=10        model/soak: seconds of rounds (seed 1)
 #   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB (1024 for the debug kernel)
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
@@ -56,11 +57,11 @@ esac
 # past a first report so that the whole dmesg is judged.
 if [ "${KMOD_KERNEL:-}" = debug ]; then
 	GUEST_MEM=${KMOD_MEM:-1024} GUEST_TIMEOUT=${KMOD_TIMEOUT:-2400} TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-300}
-	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-25} BOOT_ARGS=kasan_multi_shot
+	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-25} BOOT_ARGS=kasan_multi_shot MODEL_SECONDS=60
 	export GUEST_FLOOD_COUNT=${GUEST_FLOOD_COUNT:-10000}
 else
 	GUEST_MEM=${KMOD_MEM:-512} GUEST_TIMEOUT=${KMOD_TIMEOUT:-300} TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-60}
-	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-0} BOOT_ARGS=
+	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-0} BOOT_ARGS= MODEL_SECONDS=$((TEST_TIMEOUT / 2))
 fi
 case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
@@ -215,7 +216,7 @@ build_programs() {
 		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
 		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)" -Ikmod
 	done
-	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$((TEST_TIMEOUT / 2))"
+	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
