@@ -3,14 +3,17 @@
  * a process whose threads each hold a descriptor for a blocked RT signal
  * burn CPU while a process-CPU-time timer and a CLOCK_MONOTONIC timer send
  * that signal and a periodic ITIMER_REAL sends SIGALRM; the group ends by
- * _exit() from a thread or by SIGKILL from the parent, in a loop, while the
- * parent reads one of the descriptors. The parent must get end of file,
+ * _exit() from a thread or by SIGKILL from the parent, in a loop. The
+ * parent reads one of the descriptors while the group runs, or (every
+ * other pair of rounds) only once it is reaped, so that timer signals are
+ * still pending when the threads exit. The parent must get end of file,
  * and the group must end within the bound. Usage: exit_timers [seconds] */
 #include <sys/time.h>
 
 #include "stress.h"
 
-#define THREADS 3
+#define THREADS 4
+#define TIMERS 4 /* of each clock: each has its own preallocated sigqueue */
 
 static sigset_t mask;
 static int link_fd;
@@ -45,8 +48,10 @@ static void group(int by_exit, int ms)
 
 	for (int i = 0; i < THREADS; i++)
 		CHECK(pthread_create(&t, NULL, worker, NULL) == 0);
-	arm(CLOCK_PROCESS_CPUTIME_ID, 200000);
-	arm(CLOCK_MONOTONIC, 100000);
+	for (int i = 0; i < TIMERS; i++) {
+		arm(CLOCK_PROCESS_CPUTIME_ID, 100000 + 50000 * i);
+		arm(CLOCK_MONOTONIC, 100000 + 50000 * i);
+	}
 	CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0);
 	send_fd(link_fd, stress_fd(&mask, SIGFD_NONBLOCK));
 	stress_burn(ms);
@@ -65,7 +70,7 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGALRM);
 	block_only(&mask);
 	for (; stress_running(); rounds++) {
-		int by_exit = rounds % 2, ms = 5 + rounds % 7 * 5, fd, status;
+		int by_exit = rounds % 2, read_late = rounds / 2 % 2, ms = 5 + rounds % 7 * 5, fd, status;
 		struct sigfd_siginfo r[16];
 		double kill_at;
 		ssize_t n;
@@ -78,8 +83,10 @@ int main(int argc, char **argv)
 		}
 		fd = recv_fd(link[0]);
 		if (!by_exit) {
-			/* Read while the group runs, then kill it. */
+			/* Read while the group runs (or not), then kill it. */
 			kill_at = stress_now() + ms / 1000.0;
+			while (read_late && stress_now() < kill_at)
+				poll(NULL, 0, 1);
 			while (stress_now() < kill_at) {
 				n = read(fd, r, sizeof r);
 				if (n < 0)
@@ -91,8 +98,11 @@ int main(int argc, char **argv)
 			}
 			CHECK(kill(g, SIGKILL) == 0);
 		}
+		if (read_late)
+			status = stress_reap(g, "the timer group");
 		records += stress_read_eof(fd, &mask, "exit_timers");
-		status = stress_reap(g, "the timer group");
+		if (!read_late)
+			status = stress_reap(g, "the timer group");
 		CHECK(by_exit ? WIFEXITED(status) : WIFSIGNALED(status));
 		CHECK(close(fd) == 0);
 	}
