@@ -54,7 +54,7 @@ for k in ${KDEBUG_ONLY:-6.12 6.1}; do
 		KMOD_KERNEL=debug sh kmod/guest-run.sh && verdict=PASS || verdict=FAIL ;;
 	*) echo "kdebug: KDEBUG_ONLY: 6.12 and/or 6.1" >&2; exit 2 ;;
 	esac
-	[ $verdict = PASS ] || status=1
+	[ "$verdict" = PASS ] || status=1
 	summary="$summary
 kdebug: $verdict $what ($(( $(date +%s) - t0 )) s, kernel build included when not cached)"
 done

@@ -162,7 +162,7 @@ config_options() {
 	[ "$flavour" = debug ] && files="$files $top/kernel/config.debug"
 	[ "$ver" = 6.1 ] && files="$files $top/kernel/config.module"
 	# shellcheck disable=SC2086 # a list of files
-	sed 's/#.*//' $files | tr -s ' \t' '\n\n' | grep .
+	sed 's/#.*//' $files | tr -s ' \t' '\n' | grep .
 }
 
 configure_kernel() {
@@ -258,6 +258,7 @@ build_kernel() {
 	fi
 	stage "building $targets (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores, a debug kernel far longer)"
 	log=$out/build.log
+	# shellcheck disable=SC2086 # a list of targets
 	make_kernel "$log" -C "$work/src" O="$work/obj" ARCH=x86_64 -j"${KPATCH_JOBS:-2}" $targets ||
 		{ tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
 	# Debug options make gcc warn where a plain build does not: the rule
