@@ -119,7 +119,7 @@ $(B)/tests/forwarder_coalesce_closing $(B)/tests/forwarder_requeue_full_queue: A
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.
 DEPS_OK := build/check-deps.ok
-$(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
+$(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh kernel/kdebug.sh $(wildcard /var/lib/dpkg/status /var/lib/apt/lists)
 	@sh tests/check-deps $@
 
 # Tools linked to libsigfd.so.0 (TOOLS_LINK=shared) find it in the build.

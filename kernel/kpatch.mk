@@ -10,13 +10,19 @@
 #                          with the rebased series in kernel/7.3/
 #   make kpatch-bench      sigfd-bench in that guest: native share mode beside
 #                          raw signalfd (and the other library modes)
+#   make kdebug-check      the debug-kernel tier: 6.12 + series and 6.1 + the
+#                          module under KASAN, lockdep and debug objects, the
+#                          guest suites plus kernel/stress/ (kernel/kdebug.sh)
 # Knobs: see kernel/run.sh (KPATCH_ONLY, KPATCH_SMP, KPATCH_JOBS, ...).
-.PHONY: kpatch kpatch-check kpatch-bench
+.PHONY: kpatch kpatch-check kpatch-bench kdebug-check
 kpatch:
 	sh kernel/run.sh --build
 
 kpatch-check:
 	sh kernel/run.sh
+
+kdebug-check:
+	sh kernel/kdebug.sh
 
 kpatch-bench: bench-static
 	KPATCH_ONLY=none KPATCH_EXTRA=$(B)-static/bench/sigfd-bench \

@@ -11,25 +11,39 @@
 # model) and fuzz/soak. The built kernel and
 # selftest are cached under the hash of the source package version, the
 # series, the options and this script's build recipe, so a rerun boots at once.
+# KPATCH_FLAVOUR=debug adds kernel/config.debug (KASAN, lockdep, debug
+# objects: make kdebug-check) and builds under build/kpatch/<version>-debug.
+# KPATCH_KERNEL=6.1 (--build only) is Debian's linux-source-6.1 unpatched,
+# with kernel/config.module too, its build tree kept for building
+# kmod/sigfd.ko against it (kmod/guest-run.sh with KMOD_KERNEL=debug).
 #
 #   sh kernel/run.sh            build (or reuse), boot, run, report
-#   sh kernel/run.sh --build    build (or reuse) the kernel only
+#   sh kernel/run.sh --build    build (or reuse) the kernel only, print its
+#                               cache directory (bzImage, config, times, tree)
 #   sh kernel/run.sh --missing  print the missing host packages, exit 1 if any
 #
 # Environment:
 #   KPATCH_KERNEL=6.12        6.12 (linux-source-6.12, bookworm-security, the
 #                             host's apt sources) or 7.3 (linux-source-7.3 from
-#                             trixie-backports through a private apt list)
+#                             trixie-backports through a private apt list), or
+#                             6.1 (linux-source-6.1, no series, --build only)
+#   KPATCH_FLAVOUR=debug      the debug kernel (kernel/config.debug); the guest
+#                             gets 1 GiB and kasan_multi_shot, no panic_on_warn
+#                             (the whole dmesg is judged at the end)
 #   KPATCH_BUILD=build/kpatch where everything goes (per kernel version below)
 #   KPATCH_ONLY='selftest/* share/*'  run only the tests matching these patterns
 #   KPATCH_EXTRA='prog ...'   more static programs copied to /x in the guest
 #   KPATCH_EXTRA_RUN='cmd; cmd'  commands run after the tests (default: each
 #                             KPATCH_EXTRA program without arguments)
 #   KPATCH_MODEL_SEEDS=500    model/model_diff: sequences (seeds 1..N, about 40 a second;
-#                             it stops early at half of KPATCH_TEST_TIMEOUT and says how many)
+#                             it stops early at half of KPATCH_TEST_TIMEOUT, 60 s
+#                             for a debug kernel, and says how many)
 #   KPATCH_SOAK_SECONDS=10    model/soak: seconds of rounds (seed 1)
-#   KPATCH_SMP=2 KPATCH_MEM=512  guest CPUs and MiB
+#   KPATCH_SMP=2 KPATCH_MEM=512  guest CPUs and MiB (1024 for a debug kernel)
 #   KPATCH_TIMEOUT=900        whole guest run; KPATCH_TEST_TIMEOUT=120 per test
+#                             (2400 and 300 for a debug kernel)
+#   KPATCH_STRESS_SECONDS=0   suite "stress": each kernel/stress/ program this
+#                             long (25 for a debug kernel, 0: none)
 #   KPATCH_JOBS=2             make -j for the kernel build (the CPU is shared)
 #   KPATCH_NO_INSTALL=1       never apt-get install, even as root
 #   KPATCH_DEV=dir            for work on the series: boot dir/bzImage and run
@@ -39,14 +53,21 @@ cd "$(dirname "$0")/.."
 top=$PWD
 ver=${KPATCH_KERNEL:-6.12}
 case $ver in
-6.12|7.3) ;;
-*) echo "kpatch: KPATCH_KERNEL: 6.12 or 7.3" >&2; exit 2 ;;
+6.1|6.12|7.3) ;;
+*) echo "kpatch: KPATCH_KERNEL: 6.1, 6.12 or 7.3" >&2; exit 2 ;;
+esac
+flavour=${KPATCH_FLAVOUR:-}
+case $flavour in
+''|debug) ;;
+*) echo "kpatch: KPATCH_FLAVOUR: empty or debug" >&2; exit 2 ;;
 esac
 base=${KPATCH_BUILD:-build/kpatch}
 case $base in /*) ;; *) base=$top/$base ;; esac
-out=$base/$ver
+out=$base/$ver${flavour:+-$flavour}
 mode=${1:-run}
+# 6.1 is the module's kernel: no series, its build tree kept for kmod/.
 series=$top/kernel/$ver
+[ "$ver" = 6.1 ] && series=
 
 # Each stage's line also goes to make check's output as it happens (a
 # descriptor from tests/run-all: "# progress: shown" in tests/kpatch_guest.sh).
@@ -54,6 +75,8 @@ note() {
 	printf 'kpatch: %s\n' "$*" >&2
 	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kpatch: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"
 }
+# A progress line, with the time, for whoever watches a long run.
+stage() { note "[$(date -u +%T)] $*"; }
 die() { note "$*"; exit 1; }
 now() { date +%s; }
 
@@ -131,33 +154,83 @@ fetch_source() {
 
 # What the cache key covers: the recipe below must bump BUILD_RECIPE when it
 # changes what gets built.
-BUILD_RECIPE=1
+BUILD_RECIPE=2
 cache_key() {
 	{
-		echo "recipe $BUILD_RECIPE $PKG $PKGVER"
-		cat "$top/kernel/config.options"
-		for p in "$series"/*.patch; do cat "$p"; done
+		echo "recipe $BUILD_RECIPE $PKG $PKGVER ${flavour:-plain}"
+		config_options
+		[ -z "$series" ] || for p in "$series"/*.patch; do cat "$p"; done
 	} | sha256sum | cut -c1-16
+}
+
+# The options on top of tinyconfig, one a line (!NAME: off): config.options,
+# the debug flavour's, the module's; '#' starts a comment.
+config_options() {
+	files=$top/kernel/config.options
+	[ "$flavour" = debug ] && files="$files $top/kernel/config.debug"
+	[ "$ver" = 6.1 ] && files="$files $top/kernel/config.module"
+	# shellcheck disable=SC2086 # a list of files
+	sed 's/#.*//' $files | tr -s ' \t' '\n' | grep .
 }
 
 configure_kernel() {
 	src=$1 obj=$2
 	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
 	opts=
-	for o in $(cat "$top/kernel/config.options"); do opts="$opts -e $o"; done
+	for o in $(config_options); do
+		case $o in !*) opts="$opts -d ${o#!}" ;; *) opts="$opts -e $o" ;; esac
+	done
 	# shellcheck disable=SC2086
 	"$src/scripts/config" --file "$obj/.config" $opts
 	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
-	for o in $(cat "$top/kernel/config.options"); do
-		grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o did not stick"
+	for o in $(config_options); do
+		case $o in
+		!*) ! grep -q "^CONFIG_${o#!}=y" "$obj/.config" || die "CONFIG_${o#!} is still on" ;;
+		*) grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o did not stick" ;;
+		esac
 	done
 }
 
-# A line a minute while the kernel builds: minutes so far, files compiled.
-build_ticker() {
-	while sleep 60 >/dev/null 2>&1; do
-		note "building: $(( ($(now) - $1) / 60 )) min, $(grep -c '^  CC ' "$2") files compiled"
+# make in the background, a line about every minute while it runs.
+make_kernel() {
+	log=$1
+	shift
+	rm -f "$log.rc"
+	{
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS make "$@" >"$log" 2>&1
+		echo $? >"$log.rc"
+	} &
+	b0=$(now) next=60
+	while [ ! -s "$log.rc" ]; do
+		sleep 2
+		[ $(( $(now) - b0 )) -lt $next ] && continue
+		next=$((next + 60))
+		stage "building: $(( ($(now) - b0) / 60 )) min, $(grep -c '^  [A-Z]' "$log") steps done, load $(cut -d' ' -f1 /proc/loadavg)"
 	done
+	wait
+	return "$(cat "$log.rc")"
+}
+
+# Into $work: the source, the series applied and checked, the .config;
+# t1 and t2 when unpacking and configuring ended.
+unpack_patch_configure() {
+	stage "unpacking $(basename "$deb")"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
+		xz -dc | tar -x -C "$work/src" --strip-components=1
+	t1=$(now)
+	if [ -n "$series" ]; then
+		for p in "$series"/*.patch; do
+			patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
+				die "$(basename "$p") does not apply to $PKG $PKGVER"
+		done
+		# The kernel's own style check, as a maintainer would run it.
+		(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
+			die "checkpatch --strict: the series is not clean"
+	fi
+	stage "configuring (tinyconfig + $(config_options | wc -l) options${flavour:+, $flavour flavour})"
+	configure_kernel "$work/src" "$work/obj"
+	touch "$work/configured"
+	t2=$(now)
 }
 
 build_kernel() {
@@ -168,56 +241,78 @@ build_kernel() {
 		note "KPATCH_DEV: using $KPATCH_DEV (not a tested build of the series)"
 		return 0
 	fi
-	if [ -s "$cache/bzImage" ] && [ -x "$cache/signalfd_creator_test" ]; then
-		note "cached kernel $cache (source $PKGVER, series $(ls "$series"/*.patch | wc -l) patches)"
+	if [ -s "$cache/bzImage" ] && { [ -x "$cache/signalfd_creator_test" ] ||
+		[ -f "$(cat "$cache/tree" 2>/dev/null)/obj/Module.symvers" ]; }; then
+		note "cached kernel $cache (source $PKGVER${series:+, series $(ls "$series"/*.patch | wc -l) patches}${flavour:+, $flavour flavour})"
 		return 0
 	fi
-	ls "$series"/*.patch >/dev/null 2>&1 || die "no series in ${series#"$top"/}"
+	[ -z "$series" ] || ls "$series"/*.patch >/dev/null 2>&1 || die "no series in ${series#"$top"/}"
+	stage "download $PKG $PKGVER"
 	fetch_source
 	t0=$(now)
-	work=$out/work
-	rm -rf "$work"
-	mkdir -p "$work/src"
-	note "unpacking $(basename "$deb")"
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
-		xz -dc | tar -x -C "$work/src" --strip-components=1
-	t1=$(now)
-	note "applying the series ($(ls "$series"/*.patch | wc -l) patches), checkpatch --strict"
-	for p in "$series"/*.patch; do
-		patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
-			die "$(basename "$p") does not apply to $PKG $PKGVER"
-	done
-	# The kernel's own style check, as a maintainer would run it.
-	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
-		die "checkpatch --strict: the series is not clean"
-	note "configuring (tinyconfig and kernel/config.options)"
-	configure_kernel "$work/src" "$work/obj"
-	note "building (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores)"
+	# The module's kernel keeps its tree (kmod/ is built against it) where
+	# it was built: the tree's Makefiles name their own paths. A build of
+	# the same key that was interrupted after configuring goes on where it
+	# stopped (make is incremental): a debug kernel takes long.
+	work=$out/work/$KEY targets=bzImage
+	[ -z "$series" ] && work=$out/tree/$KEY targets="bzImage modules"
+	if [ -f "$work/configured" ]; then
+		stage "resuming the interrupted build in ${work#"$top"/}"
+		t1=$t0 t2=$t0
+	else
+		rm -rf "$out/work" "$work"
+		mkdir -p "$work/src"
+		unpack_patch_configure
+	fi
+	stage "building $targets (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores, a debug kernel far longer)"
 	log=$out/build.log
-	: >"$log"
-	build_ticker "$(now)" "$log" &
-	ticker=$!
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
-		make -C "$work/src" O="$work/obj" ARCH=x86_64 -j"${KPATCH_JOBS:-2}" bzImage >"$log" 2>&1 ||
-		{ kill "$ticker" 2>/dev/null; tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
-	kill "$ticker" 2>/dev/null || :
-	if grep -E 'warning:|error:' "$log" >&2; then
+	# shellcheck disable=SC2086 # a list of targets
+	make_kernel "$log" -C "$work/src" O="$work/obj" ARCH=x86_64 -j"${KPATCH_JOBS:-2}" $targets ||
+		{ tail -n 40 "$log" >&2; die "kernel build failed (log: ${log#"$top"/})"; }
+	# Debug options make gcc warn where a plain build does not: the rule
+	# "no warnings" judges the plain build.
+	if [ -z "$flavour" ] && grep -E 'warning:|error:' "$log" >&2; then
 		die "the kernel build has warnings (log: ${log#"$top"/})"
 	fi
-	t2=$(now)
-	st=$work/src/tools/testing/selftests/signalfd
+	t3=$(now)
 	mkdir -p "$cache.tmp"
-	gcc -static -Wall -Werror -O2 -g -pthread \
-		-o "$cache.tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
-		die "cannot build the selftest"
+	if [ -n "$series" ]; then
+		st=$work/src/tools/testing/selftests/signalfd
+		gcc -static -Wall -Werror -O2 -g -pthread \
+			-o "$cache.tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
+			die "cannot build the selftest"
+	fi
 	cp "$work/obj/arch/x86/boot/bzImage" "$cache.tmp/bzImage"
 	cp "$work/obj/.config" "$cache.tmp/config"
-	printf 'unpack %ss, build %ss\n' $((t1 - t0)) $((t2 - t1)) >"$cache.tmp/times"
+	printf 'unpack %ss, configure %ss, build %ss, load %s\n' $((t1 - t0)) $((t2 - t1)) $((t3 - t2)) \
+		"$(cut -d' ' -f1-3 /proc/loadavg)" >"$cache.tmp/times"
 	rm -rf "$cache"
 	mv "$cache.tmp" "$cache"
-	rm -rf "$work"
-	note "built $PKG $PKGVER + series in $((t2 - t0))s (unpack $((t1 - t0))s); cached as $KEY"
+	if [ -n "$series" ]; then
+		rm -rf "$out/work"
+	else
+		# External modules need the headers, the scripts, objtool and
+		# Module.symvers, not the kernel's objects.
+		find "$work/obj" -name '*.o' ! -path "$work/obj/scripts/*" ! -path "$work/obj/tools/*" -delete
+		rm "$work/configured"
+		echo "$work" >"$cache/tree"
+	fi
+	note "built $PKG $PKGVER${series:+ + series}${flavour:+ ($flavour)} in $((t3 - t0))s (unpack $((t1 - t0))s, build $((t3 - t2))s); cached as $KEY"
 }
+
+# The guest: a debug kernel runs slower, needs room for KASAN's shadow, and
+# must go on past a first report (kasan_multi_shot, no panic_on_warn) so
+# that the whole dmesg is judged; it also runs the race-stress programs.
+if [ "$flavour" = debug ]; then
+	GUEST_MEM=${KPATCH_MEM:-1024} GUEST_TIMEOUT=${KPATCH_TIMEOUT:-2400}
+	TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-300} STRESS_SECONDS=${KPATCH_STRESS_SECONDS:-25}
+	BOOT_ARGS=kasan_multi_shot MODEL_SECONDS=60
+	export GUEST_FLOOD_COUNT=${GUEST_FLOOD_COUNT:-10000}
+else
+	GUEST_MEM=${KPATCH_MEM:-512} GUEST_TIMEOUT=${KPATCH_TIMEOUT:-900}
+	TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-120} STRESS_SECONDS=${KPATCH_STRESS_SECONDS:-0}
+	BOOT_ARGS=panic_on_warn=1 MODEL_SECONDS=$((TEST_TIMEOUT / 2))
+fi
 
 . kernel/guest/lib.sh
 CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
@@ -243,7 +338,8 @@ build_programs() {
 		esac
 		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)"
 	done
-	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$(( ${KPATCH_TEST_TIMEOUT:-120} / 2 ))"
+	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
+	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KPATCH_EXTRA ${KPATCH_EXTRA:-}
@@ -254,20 +350,20 @@ build_initramfs() {
 	cp kernel/guest/init.sh "$out/root/init"
 	chmod 755 "$out/root/init"
 	# shellcheck disable=SC2086
-	guest_config "${KPATCH_TEST_TIMEOUT:-120}" "${KPATCH_EXTRA_TIMEOUT:-900}" "${KPATCH_ONLY:-}" \
+	guest_config "$TEST_TIMEOUT" "${KPATCH_EXTRA_TIMEOUT:-900}" "${KPATCH_ONLY:-}" \
 		"${KPATCH_EXTRA_RUN:-}" ${KPATCH_EXTRA:-} >"$out/root/config"
 	guest_initramfs
 }
 
 run_guest() {
-	guest_boot "${KPATCH_TIMEOUT:-900}" "${KPATCH_SMP:-2}" "${KPATCH_MEM:-512}" "$out/cache/$KEY/bzImage" \
-		panic_on_warn=1
+	guest_boot "$GUEST_TIMEOUT" "${KPATCH_SMP:-2}" "$GUEST_MEM" "$out/cache/$KEY/bzImage" "$BOOT_ARGS"
 	set +e
 	guest_judge kernel/share-known-differences 0
 	verdict=$?
 	set -e
-	printf 'kpatch: guest run took %d.%01ds (%s %s + series, console log %s)\n' \
-		$((ms / 1000)) $((ms % 1000 / 100)) "$PKG" "$PKGVER" "${out#"$top"/}/console.log"
+	printf 'kpatch: guest run took %d.%01ds (%s %s + series%s, console log %s)\n' \
+		$((ms / 1000)) $((ms % 1000 / 100)) "$PKG" "$PKGVER" "${flavour:+, $flavour kernel}" \
+		"${out#"$top"/}/console.log"
 	return $verdict
 }
 
@@ -279,6 +375,8 @@ case $mode in
 --build|run) ;;
 *) die "usage: $0 [--build|--missing]" ;;
 esac
+[ -n "$series" ] || [ "$mode" = --build ] ||
+	die "6.1 has no series: kmod/guest-run.sh boots it with the module (make kdebug-check)"
 
 mkdir -p "$out"
 exec 9>"$out/.lock"
@@ -289,9 +387,10 @@ PKGVER=$(pkg_version)
 KEY=$(cache_key)
 [ -z "${KPATCH_DEV:-}" ] || KEY=dev
 build_kernel
-[ "$mode" = --build ] && exit 0
+# For kmod/guest-run.sh: where the kernel (and a 6.1 tree) is.
+[ "$mode" = --build ] && { echo "$out/cache/$KEY"; exit 0; }
 t0=$(now)
 build_programs
 build_initramfs
-note "prepared in $(( $(now) - t0 ))s; booting $PKG $PKGVER + series under QEMU (TCG, ${KPATCH_SMP:-2} CPUs)"
+stage "prepared in $(( $(now) - t0 ))s; booting $PKG $PKGVER + series${flavour:+ ($flavour)} under QEMU (TCG, ${KPATCH_SMP:-2} CPUs, $GUEST_MEM MiB)"
 run_guest

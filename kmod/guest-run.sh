@@ -24,26 +24,44 @@
 #                               KMOD_BUILD through a private apt list, nothing is installed.
 #                               Note: 6.12.95 under this QEMU's TCG crashed on its own here
 #                               (once in PCI probing at boot, before any module was loaded)
+#   KMOD_KERNEL=debug           Debian's linux-source-6.1 built here as a debug kernel (KASAN,
+#                               lockdep, debug objects: kernel/config.debug and config.module,
+#                               cached by kernel/run.sh) and the module built against its tree;
+#                               1 GiB, kasan_multi_shot, and suite "stress" (make kdebug-check)
+#   KMOD_STRESS_SECONDS=0       suite "stress": each kernel/stress/ program this long (25 with
+#                               KMOD_KERNEL=debug)
 #   KMOD_ONLY='share/* kmod/flood'  run only the tests matching these patterns
 #   KMOD_EXTRA='prog ...'       more static programs (or scripts) copied to /x in the guest
 #   KMOD_EXTRA_RUN='cmd; cmd'   commands run in the guest after the tests (default: each
 #                               KMOD_EXTRA program without arguments); their output is shown
 #   KMOD_MODEL_SEEDS=500        model/model_diff: sequences (seeds 1..N, about 30 a second;
-#                               it stops early at half of KMOD_TEST_TIMEOUT and says how many)
+#                               it stops early at half of KMOD_TEST_TIMEOUT, 60 s for
+#                               the debug kernel, and says how many)
 #   KMOD_SOAK_SECONDS=10        model/soak: seconds of rounds (seed 1)
-#   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB
+#   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB (1024 for the debug kernel)
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
+#                               (2400 and 300 for the debug kernel)
 #   KMOD_NO_INSTALL=1           never apt-get, even as root
 #   KMOD_BUILD=build/kmod       where everything built goes (build/kmod-backports with
 #                               KMOD_KERNEL=backports)
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
-if [ "${KMOD_KERNEL:-}" = backports ]; then
-	out=${KMOD_BUILD:-build/kmod-backports}
+case ${KMOD_KERNEL:-} in
+backports) out=${KMOD_BUILD:-build/kmod-backports} ;;
+debug) out=${KMOD_BUILD:-build/kmod-debug} ;;
+'') out=${KMOD_BUILD:-build/kmod} ;;
+*) echo "kmod: KMOD_KERNEL: 'backports' or 'debug'" >&2; exit 2 ;;
+esac
+# A debug kernel runs slower, needs room for KASAN's shadow, and must go on
+# past a first report so that the whole dmesg is judged.
+if [ "${KMOD_KERNEL:-}" = debug ]; then
+	GUEST_MEM=${KMOD_MEM:-1024} GUEST_TIMEOUT=${KMOD_TIMEOUT:-2400} TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-300}
+	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-25} BOOT_ARGS=kasan_multi_shot MODEL_SECONDS=60
+	export GUEST_FLOOD_COUNT=${GUEST_FLOOD_COUNT:-10000}
 else
-	[ -z "${KMOD_KERNEL:-}" ] || { echo "kmod: KMOD_KERNEL: only 'backports' is known" >&2; exit 2; }
-	out=${KMOD_BUILD:-build/kmod}
+	GUEST_MEM=${KMOD_MEM:-512} GUEST_TIMEOUT=${KMOD_TIMEOUT:-300} TEST_TIMEOUT=${KMOD_TEST_TIMEOUT:-60}
+	STRESS_SECONDS=${KMOD_STRESS_SECONDS:-0} BOOT_ARGS='' MODEL_SECONDS=$((TEST_TIMEOUT / 2))
 fi
 case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
@@ -72,6 +90,8 @@ backports_apt() {
 # mirror: ask apt each time.
 resolve_kver() {
 	[ -n "${KVER:-}" ] && return 0
+	# Named by the tree once it is built (headers).
+	[ "${KMOD_KERNEL:-}" = debug ] && { KVER=6.1-debug; return 0; }
 	[ "${KMOD_KERNEL:-}" = backports ] && backports_apt
 	# shellcheck disable=SC2086 # APT_OPTS is a list of options
 	KVER=$(apt-cache $APT_OPTS depends linux-image-cloud-amd64 2>/dev/null |
@@ -88,6 +108,13 @@ resolve_kver() {
 # at the unpacked common tree.
 KSRC=
 headers() {
+	if [ "${KMOD_KERNEL:-}" = debug ]; then
+		debug_kernel=$(KPATCH_KERNEL=6.1 KPATCH_FLAVOUR=debug KPATCH_NO_INSTALL=1 sh kernel/run.sh --build) ||
+			die "cannot build the debug kernel"
+		KSRC=$(cat "$debug_kernel/tree")/obj
+		KVER=$(cat "$KSRC/include/config/kernel.release")
+		return 0
+	fi
 	if [ "${KMOD_KERNEL:-}" != backports ]; then
 		KSRC=/usr/src/linux-headers-$KVER
 		return 0
@@ -119,14 +146,17 @@ missing_packages() {
 	command -v gzip >/dev/null 2>&1 || m="$m gzip"
 	command -v gcc >/dev/null 2>&1 || m="$m gcc"
 	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
-	if [ "${KMOD_KERNEL:-}" = backports ]; then
+	if [ "${KMOD_KERNEL:-}" = debug ]; then
+		m="$m $(KPATCH_KERNEL=6.1 sh kernel/run.sh --missing)"
+	elif [ "${KMOD_KERNEL:-}" = backports ]; then
 		: # fetched, never installed
 	elif [ -n "${KVER:-}" ]; then
 		[ -f "/usr/src/linux-headers-$KVER/Makefile" ] || m="$m linux-headers-$KVER"
 	else
 		m="$m linux-headers-<abi>-cloud-amd64"
 	fi
-	echo "${m# }"
+	# Once each (the debug kernel's list repeats some).
+	echo "$m" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//'
 }
 
 ensure_packages() {
@@ -165,6 +195,7 @@ build_module() {
 # The image is never installed on the host: only vmlinuz is taken from it.
 fetch_kernel() {
 	vmlinuz=$out/kernel/vmlinuz-$KVER
+	[ "${KMOD_KERNEL:-}" = debug ] && vmlinuz=$debug_kernel/bzImage
 	[ -s "$vmlinuz" ] && return 0
 	mkdir -p "$out/kernel"
 	tmp=$(mktemp -d)
@@ -190,7 +221,8 @@ build_programs() {
 		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
 		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)" -Ikmod
 	done
-	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$(( ${KMOD_TEST_TIMEOUT:-60} / 2 ))"
+	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
+	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}
@@ -202,13 +234,13 @@ build_initramfs() {
 	cp kmod/guest-init.sh "$out/root/init"
 	chmod 755 "$out/root/init"
 	# shellcheck disable=SC2086
-	guest_config "${KMOD_TEST_TIMEOUT:-60}" "${KMOD_EXTRA_TIMEOUT:-600}" "${KMOD_ONLY:-}" \
+	guest_config "$TEST_TIMEOUT" "${KMOD_EXTRA_TIMEOUT:-600}" "${KMOD_ONLY:-}" \
 		"${KMOD_EXTRA_RUN:-}" ${KMOD_EXTRA:-} >"$out/root/config"
 	guest_initramfs
 }
 
 run_guest() {
-	guest_boot "${KMOD_TIMEOUT:-300}" "${KMOD_SMP:-2}" "${KMOD_MEM:-512}" "$out/kernel/vmlinuz-$KVER"
+	guest_boot "$GUEST_TIMEOUT" "${KMOD_SMP:-2}" "$GUEST_MEM" "$vmlinuz" "$BOOT_ARGS"
 	set +e
 	guest_judge kmod/share-known-differences 1
 	verdict=$?
@@ -243,5 +275,5 @@ t0=$(date +%s)
 fetch_kernel
 build_programs
 build_initramfs
-note "prepared in $(( $(date +%s) - t0 ))s; booting $KVER under QEMU (TCG, ${KMOD_SMP:-2} CPUs)"
+note "[$(date -u +%T)] prepared in $(( $(date +%s) - t0 ))s; booting $KVER under QEMU (TCG, ${KMOD_SMP:-2} CPUs, $GUEST_MEM MiB)"
 run_guest

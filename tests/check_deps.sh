@@ -28,9 +28,8 @@ done
 [ ! -e "$tmp/ok" ] || { echo "stamp written with packages missing"; exit 1; }
 
 # Nothing faked: the stamp exactly when the real system has everything.
-real="$(sh kmod/guest-run.sh --missing 2>/dev/null) $(sh kernel/run.sh --missing 2>/dev/null)" || true
-real=${real## }
-real=${real%% }
+real="$(sh kmod/guest-run.sh --missing 2>/dev/null) $(sh kernel/kdebug.sh --missing 2>/dev/null)" || true
+real=$(echo "$real" | xargs)
 for p in $(sh tests/check-deps --host-packages); do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || real="$real $p"
 done

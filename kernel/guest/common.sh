@@ -13,6 +13,17 @@ guest_setup() {
 	echo # SeaBIOS leaves its last line unterminated
 	read -r up _ </proc/uptime
 	echo "GUEST-BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) init-at=${up}s"
+	kmsg_new | sed 's/^/GUEST-DMESG: [boot] /'
+}
+
+# What the kernel said since the last look (kept in /tmp/kmsg, the new part
+# in /tmp/kmsg.new): the lines that fail a run (an out-of-tree module's
+# taint notice does not), so that each is put down to the test that made it.
+kmsg_new() {
+	dmesg -c >/tmp/kmsg.new
+	cat /tmp/kmsg.new >>/tmp/kmsg
+	grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace|corruption|refcount_t|UBSAN|KASAN|ODEBUG|blocked for more than|rcu_.*stall|possible recursive locking|circular locking|inconsistent lock' /tmp/kmsg.new |
+		grep -v -e 'loading out-of-tree module taints kernel' -e 'module verification failed'
 }
 
 centis() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
@@ -52,8 +63,10 @@ guest_tests() {
 	echo "GUEST-EXPECT:$names"
 	for name in $names; do
 		t0=$(centis)
-		# Under TCG a fork costs ten times more: the stress test forks 200 times.
-		if SIGFD_STRESS_FORKS=200 SIGFD_BACKEND=$1 timeout "$TEST_TIMEOUT" "/t/$name" >/tmp/out 2>&1; then
+		# Under TCG a fork costs ten times more: the stress test forks 200
+		# times. A debug kernel floods with fewer (FLOOD_COUNT: guest_config).
+		if SIGFD_STRESS_FORKS=200 SIGFD_FLOOD_COUNT=$FLOOD_COUNT SIGFD_BACKEND=$1 \
+			timeout "$TEST_TIMEOUT" "/t/$name" >/tmp/out 2>&1; then
 			verdict=PASS
 		else
 			rc=$?
@@ -68,10 +81,23 @@ guest_tests() {
 		esac
 		t1=$(centis)
 		sweep
+		# A kernel report during the test (or the sweep after it) fails it.
+		bad=$(kmsg_new)
+		if [ -n "$bad" ]; then
+			case $verdict in PASS) verdict="FAIL kernel-report" ;; *) verdict="$verdict+kernel-report" ;; esac
+		fi
 		el=$((t1 - t0))
 		echo "GUEST-RESULT: $name $verdict $((el / 100)).$((el / 10 % 10))s"
-		# The model suite's tallies (sequences run, values sent and lost).
-		case $name$verdict in model/*PASS) tail -n 2 /tmp/out | sed 's/^/GUEST-INFO: /' ;; esac
+		if [ -n "$bad" ]; then
+			echo "$bad" | sed "s|^|GUEST-DMESG: [$name] |"
+			head -n 80 /tmp/kmsg.new | sed 's/^/GUEST-OUT: | /'
+		fi
+		# The model suite's tallies (sequences run, values sent and lost),
+		# the stress suite's rounds.
+		case $name$verdict in
+		model/*PASS) tail -n 2 /tmp/out | sed 's/^/GUEST-INFO: /' ;;
+		stress/*PASS) tail -n 1 /tmp/out | sed 's/^/GUEST-INFO: /' ;;
+		esac
 		case $verdict in FAIL*)
 			case $name in
 			selftest/*) grep -B 8 '^not ok' /tmp/out ;;
@@ -104,12 +130,9 @@ guest_extra_run() {
 	unset IFS
 }
 
-# What the kernel said that fails the run (an out-of-tree module's taint
-# notice does not), then the end.
+# What the kernel said since the last test, then the end.
 guest_end() {
-	dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace|corruption|refcount_t|UBSAN|KASAN|blocked for more than|rcu_.*stall|possible recursive locking|circular locking|inconsistent lock' |
-		grep -v 'loading out-of-tree module taints kernel' |
-		grep -v 'module verification failed' | sed 's/^/GUEST-DMESG: /'
+	kmsg_new | sed 's/^/GUEST-DMESG: [end] /'
 	echo "GUEST-END"
 	poweroff -f
 }

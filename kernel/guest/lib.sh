@@ -48,6 +48,18 @@ guest_model_suite() {
 	chmod 755 "$out/root/t/model/model_diff" "$out/root/t/model/soak"
 }
 
+# Suite "stress": the race-stress programs of kernel/stress/, $1 seconds
+# each (make kdebug-check: the debug kernels judge them by their dmesg).
+guest_stress_suite() {
+	mkdir -p "$out/root/t/stress"
+	for src in kernel/stress/*.c; do
+		name=$(basename "$src" .c)
+		guest_program "$src" "$out/root/x/$name"
+		printf '#!/bin/sh\nexec /x/%s %s\n' "$name" "$1" >"$out/root/t/stress/$name"
+		chmod 755 "$out/root/t/stress/$name"
+	done
+}
+
 # guest_extra NAME FILE...: copy the extra programs to /x, or die naming NAME.
 guest_extra() {
 	what=$1
@@ -74,9 +86,11 @@ guest_root() {
 }
 
 # /config for the guest's /init: guest_config TEST_TIMEOUT EXTRA_TIMEOUT
-# ONLY EXTRA_RUN EXTRA... (EXTRA_RUN empty: run each extra program bare).
+# ONLY EXTRA_RUN EXTRA... (EXTRA_RUN empty: run each extra program bare);
+# GUEST_FLOOD_COUNT: the signals kmod/tests/flood_100000 sends.
 guest_config() {
 	echo "TEST_TIMEOUT=$1"
+	echo "FLOOD_COUNT=${GUEST_FLOOD_COUNT:-100000}"
 	echo "EXTRA_TIMEOUT=$2"
 	printf 'ONLY=%s\n' "'$3'"
 	run=$4
@@ -98,11 +112,14 @@ guest_initramfs() {
 # result are told (the caller's note) as the console shows them.
 guest_boot() {
 	start=$(date +%s%N)
+	rm -f "$out/qemu.rc"
 	{
+		# Its status whatever it is: set -e would end this subshell first.
+		rc=0
 		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2" -m "$3" -nic none -nographic \
 			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
-			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1
-		echo $? >"$out/qemu.rc"
+			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1 || rc=$?
+		echo $rc >"$out/qemu.rc"
 	} | sed -u 's/\r//g' | tee "$out/console.log" |
 		sed -un 's/^GUEST-BEGIN \([^ ]*\) .*/guest: Linux \1 booted/p; s/^GUEST-RESULT: /guest: /p' |
 		while IFS= read -r line; do note "$line"; done

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The debug-kernel tier (make kdebug-check): the two kernel backends under
+# KASAN (generic, inline), lockdep (PROVE_LOCKING, PROVE_RCU), debug objects,
+# DEBUG_LIST, DEBUG_ATOMIC_SLEEP, PREEMPT, hung-task and soft-lockup
+# detection (kernel/config.debug), each booted under QEMU (TCG, 1 GiB,
+# kasan_multi_shot) with its whole guest suite and the race-stress
+# programs of kernel/stress/ (suite "stress"):
+#   6.12  Debian's linux-source-6.12 with the series kernel/6.12/
+#         (kernel/run.sh, KPATCH_FLAVOUR=debug)
+#   6.1   Debian's linux-source-6.1, kmod/sigfd.ko built against its tree
+#         and loaded (kmod/guest-run.sh, KMOD_KERNEL=debug)
+# A guest fails on a failed test and on any kernel report in its dmesg
+# (KASAN, lockdep, BUG:, WARNING:, ODEBUG, RCU stall, hung task), each put
+# down to the test it came in. Both kernels are cached under a key of the
+# source version, the series and the option set (build/kpatch/*-debug/).
+#
+#   sh kernel/kdebug.sh            build (or reuse) both kernels, run both guests
+#   sh kernel/kdebug.sh --missing  print the missing host packages, exit 1 if any
+#
+# Environment: KDEBUG_ONLY='6.12 6.1' which guests; the knobs of
+# kernel/run.sh (KPATCH_*) and kmod/guest-run.sh (KMOD_*) pass through, for
+# example KPATCH_ONLY='stress/*' or KMOD_STRESS_SECONDS=60.
+set -eu
+cd "$(dirname "$0")/.."
+
+stage() { printf 'kdebug: [%s] %s\n' "$(date -u +%T)" "$*" >&2; }
+
+case ${1:-run} in
+--missing)
+	m=$({
+		KPATCH_KERNEL=6.12 sh kernel/run.sh --missing
+		KMOD_KERNEL=debug sh kmod/guest-run.sh --missing
+	} | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
+	[ -n "$m" ] && { echo "$m"; exit 1; }
+	exit 0 ;;
+run) ;;
+*) echo "usage: $0 [--missing]" >&2; exit 2 ;;
+esac
+
+# A line for each guest test as it ends (kernel/guest/lib.sh).
+status=0 summary=
+for k in ${KDEBUG_ONLY:-6.12 6.1}; do
+	t0=$(date +%s)
+	case $k in
+	6.12)
+		what="6.12 + kernel/6.12/"
+		stage "$what: debug kernel, then its guest"
+		KPATCH_KERNEL=6.12 KPATCH_FLAVOUR=debug sh kernel/run.sh && verdict=PASS || verdict=FAIL ;;
+	6.1)
+		what="6.1 + kmod/sigfd.ko"
+		stage "$what: debug kernel and module, then its guest"
+		KMOD_KERNEL=debug sh kmod/guest-run.sh && verdict=PASS || verdict=FAIL ;;
+	*) echo "kdebug: KDEBUG_ONLY: 6.12 and/or 6.1" >&2; exit 2 ;;
+	esac
+	[ "$verdict" = PASS ] || status=1
+	summary="$summary
+kdebug: $verdict $what ($(( $(date +%s) - t0 )) s, kernel build included when not cached)"
+done
+printf '%s\n' "${summary#?}"
+exit $status
