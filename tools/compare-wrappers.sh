@@ -295,8 +295,15 @@ row_log() {
 		i=$((i + 1))
 	done
 	probe_pid=$(sed -n 's/.*watching pid \([0-9]*\) for.*/\1/p' "$dir/log" | tail -n 1)
-	sh -c 'echo $$ >"$2"; kill -USR1 "$1"' sh "$wpid" "$dir/sender"
+	# The sender lives on until the wrapper has logged: a sender gone by
+	# then is rightly logged as gone, which is another row's matter.
+	rm -f "$dir/hold"
+	mkfifo "$dir/hold"
+	sh -c 'echo $$ >"$2"; kill -USR1 "$1"; read -r _ <"$3"' sh "$wpid" "$dir/sender" "$dir/hold" &
+	holder=$!
 	probe_end
+	echo done >"$dir/hold"
+	wait "$holder"
 	s=$(cat "$dir/sender")
 	if grep -q "SIGUSR1 kill pid=$s comm=sh uid=" "$dir/log"; then
 		echo "yes: pid, command, uid, user"

@@ -9,7 +9,9 @@
  * continue COMMAND's group. dumb-init does the like; tini leaves the shell
  * waiting for ever. SIGTTOU is blocked in us throughout (we take every
  * signal), so tcsetpgrp() from the background cannot stop us. */
+#include <errno.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "watch.h"
@@ -32,14 +34,6 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	sigset_t one;
 
 	(void)group; /* a terminal stops COMMAND's whole group: all go on */
-	/* Stopped for touching the terminal from the background while the
-	 * shell was already bringing us to the foreground (fg right after
-	 * bg): it is ours now, so COMMAND's, and there is nothing to stop for. */
-	if (sig != SIGTSTP && tty >= 0 && tcgetpgrp(tty) == getpgrp()) {
-		jobs_give_terminal(tty, command);
-		kill(-command, SIGCONT);
-		return;
-	}
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	sigemptyset(&dfl.sa_mask);
@@ -51,8 +45,21 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	 * us, its own group being orphaned there too. */
 	sigaction(sig, &dfl, &old);
 	kill(getpid(), sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	sigprocmask(SIG_BLOCK, &one, NULL);
+	/* Stopped for touching the terminal from the background while the
+	 * shell was already bringing us to the foreground (fg right after
+	 * bg): the terminal is ours now, so COMMAND's, and there is nothing
+	 * to stop for. Looked at only now that our stop is pending: the
+	 * shell gives the terminal before its SIGCONT, and a SIGCONT sent
+	 * before our stop was made would not end it, one sent after does. */
+	if (sig != SIGTSTP && tty >= 0 && tcgetpgrp(tty) == getpgrp()) {
+		struct timespec now = { 0, 0 };
+
+		while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)
+			;
+	} else {
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		sigprocmask(SIG_BLOCK, &one, NULL);
+	}
 	sigaction(sig, &old, NULL);
 	jobs_give_terminal(tty, command);
 	kill(-command, SIGCONT);
