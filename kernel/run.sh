@@ -121,6 +121,11 @@ fetch_source() {
 	[ -n "$deb" ] || die "cannot download $PKG $PKGVER"
 }
 
+# The patches of the series, without the cover letter (0000-*).
+series_patches() {
+	ls "$series"/*.patch | grep -v '/0000-'
+}
+
 # What the cache key covers: the recipe below must bump BUILD_RECIPE when it
 # changes what gets built.
 BUILD_RECIPE=1
@@ -154,10 +159,10 @@ build_kernel() {
 		return 0
 	fi
 	if [ -s "$cache/bzImage" ] && [ -x "$cache/signalfd_creator_test" ]; then
-		note "cached kernel $cache (source $PKGVER, series $(ls "$series"/*.patch | wc -l) patches)"
+		note "cached kernel $cache (source $PKGVER, series $(series_patches | wc -l) patches)"
 		return 0
 	fi
-	ls "$series"/*.patch >/dev/null 2>&1 || die "no series in ${series#"$top"/}"
+	[ -n "$(series_patches 2>/dev/null)" ] || die "no series in ${series#"$top"/}"
 	fetch_source
 	t0=$(now)
 	work=$out/work
@@ -167,12 +172,17 @@ build_kernel() {
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
 		xz -dc | tar -x -C "$work/src" --strip-components=1
 	t1=$(now)
-	for p in "$series"/*.patch; do
+	for p in $(series_patches); do
 		patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
 			die "$(basename "$p") does not apply to $PKG $PKGVER"
 	done
-	# The kernel's own style check, as a maintainer would run it.
-	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet "$series"/*.patch) >&2 ||
+	# The kernel's own style check, as a maintainer would run it. No patch
+	# carries a Signed-off-by: (the submitter's to add); the new selftest
+	# directory is covered by existing MAINTAINERS entries, so checkpatch's
+	# "does MAINTAINERS need updating?" is answered.
+	# shellcheck disable=SC2046 # a list of files
+	(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet --no-signoff \
+		--ignore FILE_PATH_CHANGES $(series_patches)) >&2 ||
 		die "checkpatch --strict: the series is not clean"
 	configure_kernel "$work/src" "$work/obj"
 	note "building (make -j${KPATCH_JOBS:-2}; about 5 minutes on 2 cores)"
