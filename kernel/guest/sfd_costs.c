@@ -141,7 +141,7 @@ static void stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-static int exit_pipe[2];
+static int ready_pipe[2], exit_pipe[2];
 static int thread_fd;
 
 static void *creator_thread(void *p)
@@ -150,7 +150,7 @@ static void *creator_thread(void *p)
 
 	(void)p;
 	thread_fd = creator_fd(SIGRTMIN, SFD_CREATOR);
-	if (write(exit_pipe[1], "x", 1) != 1 || read(exit_pipe[0], &c, 1) != 1)
+	if (write(ready_pipe[1], "x", 1) != 1 || read(exit_pipe[0], &c, 1) != 1)
 		die("pipe");
 	return NULL;
 }
@@ -167,9 +167,9 @@ static void exit_flood(void)
 
 	/* A creator thread leaves; the main thread lives on. */
 	block(SIGRTMIN);
-	if (pipe(exit_pipe) || pthread_create(&t, NULL, creator_thread, NULL))
+	if (pipe(ready_pipe) || pipe(exit_pipe) || pthread_create(&t, NULL, creator_thread, NULL))
 		die("thread");
-	if (read(exit_pipe[0], &c, 1) != 1)
+	if (read(ready_pipe[0], &c, 1) != 1)
 		die("pipe");
 	f = flooder(getpid(), SIGRTMIN);
 	nanosleep(&fill, NULL);
