@@ -156,7 +156,7 @@ static inline int kernel_backend(int fd)
 		return 0;
 	target[n] = 0;
 	return strcmp(target, "anon_inode:[sigfd]") == 0 ||
-	       strcmp(target, "anon_inode:[signalfd]") == 0;
+	       strcmp(target, "anon_inode:[signalfd-creator]") == 0;
 }
 
 

@@ -23,7 +23,7 @@ static inline void assert_kernel_fd(int fd)
 	n = readlink(path, target, sizeof target - 1);
 	CHECK(n > 0);
 	target[n] = 0;
-	if (strcmp(target, "anon_inode:[signalfd]") != 0 || !fdinfo_has(fd, "creator:")) {
+	if (strcmp(target, "anon_inode:[signalfd-creator]") != 0 || !fdinfo_has(fd, "creator:")) {
 		fprintf(stderr, "fd %d is %s, not a creator-bound signalfd\n", fd, target);
 		exit(1);
 	}
