@@ -47,11 +47,14 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	kill(getpid(), sig);
 	/* Stopped for touching the terminal from the background while the
 	 * shell was already bringing us to the foreground (fg right after
-	 * bg): the terminal is ours now, so COMMAND's, and there is nothing
-	 * to stop for. Looked at only now that our stop is pending: the
-	 * shell gives the terminal before its SIGCONT, and a SIGCONT sent
-	 * before our stop was made would not end it, one sent after does. */
-	if (sig != SIGTSTP && tty >= 0 && tcgetpgrp(tty) == getpgrp()) {
+	 * bg): the terminal is ours now, or already COMMAND's if we saw the
+	 * shell's SIGCONT first, and there is nothing to stop for. Looked at
+	 * only now that our stop is pending: the shell gives the terminal
+	 * before its SIGCONT, and a SIGCONT sent before our stop was made
+	 * would not end it, one sent after does. */
+	pid_t front = tty >= 0 ? tcgetpgrp(tty) : -1;
+
+	if (sig != SIGTSTP && (front == getpgrp() || front == command)) {
 		struct timespec now = { 0, 0 };
 
 		while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)
