@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "share_ctx.h"
+#include "share_tasks.h"
 #include "share_thread.h"
 #include "share_usual.h"
 
@@ -356,35 +357,20 @@ static bool forwarder(int task_dir, const char *tid)
  * which needs no descriptor (a thread other than the main thread is gone
  * from the kernel as soon as it has exited); any doubt, /proc missing or
  * the table full, means yes. No allocation. */
+/* A thread that keeps the process going: any but the main thread and the
+ * forwarding threads. */
+static bool keeps_process(int dir, pid_t tid, const char *name, void *unused)
+{
+	pid_t pid = getpid();
+
+	(void)unused;
+	return tid != pid && (syscall(SYS_tgkill, (long)pid, (long)tid, 0L) == 0 || errno != ESRCH) &&
+	       !forwarder(dir, name);
+}
+
 static bool alone(void)
 {
-	char buf[2048];
-	long n;
-	bool others = false;
-	pid_t me = own_tid(), pid = getpid();
-	int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (dir < 0)
-		return false;
-	while (!others && (n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
-		for (long off = 0; off < n && !others;) {
-			struct {
-				uint64_t ino;
-				int64_t off;
-				unsigned short reclen;
-				unsigned char type;
-				char name[];
-			} *d = (void *)(buf + off);
-			pid_t tid;
-
-			off += d->reclen;
-			if (d->name[0] == '.' || (tid = (pid_t)atoi(d->name)) == me || tid == pid)
-				continue;
-			others = (syscall(SYS_tgkill, (long)pid, (long)tid, 0L) == 0 || errno != ESRCH) &&
-				 !forwarder(dir, d->name);
-		}
-	close(dir);
-	return n == 0 && !others;
+	return share_each_other_task(keeps_process, NULL) == 0;
 }
 
 static void *forward(void *unused)

@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "share_tasks.h"
 #include "share_usual.h"
 
 static sigbits known, acted;    /* dispositions looked at; those acted on */
@@ -78,14 +78,24 @@ static sigbits unblocked_by(int task_dir, const char *tid)
 	return ~(sigbits)strtoull(blocked + 9, NULL, 16);
 }
 
+struct unblocked_walk {
+	sigbits check, unblocked;
+};
+
+/* Adds what thread name leaves unblocked; done once all of check is. */
+static bool add_unblocked(int dir, pid_t tid, const char *name, void *arg)
+{
+	struct unblocked_walk *walk = arg;
+
+	(void)tid;
+	walk->unblocked |= unblocked_by(dir, name);
+	return !(walk->check & ~walk->unblocked);
+}
+
 sigbits share_meant_for_program(sigbits bits)
 {
-	char buf[2048];
-	sigbits check, unblocked = 0;
-	long n;
-	pid_t self;
-	int dir;
-
+	struct unblocked_walk walk = { 0, 0 };
+	sigbits check;
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
@@ -105,24 +115,7 @@ sigbits share_meant_for_program(sigbits bits)
 	check = bits & acted;
 	if (!check)
 		return 0;
-	self = (pid_t)syscall(SYS_gettid);
-	dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return 0;
-	while ((check & ~unblocked) && (n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
-		for (long off = 0; off < n;) {
-			struct {
-				uint64_t ino;
-				int64_t off;
-				unsigned short reclen;
-				unsigned char type;
-				char name[];
-			} *d = (void *)(buf + off);
-
-			off += d->reclen;
-			if (d->name[0] != '.' && atoi(d->name) != self)
-				unblocked |= unblocked_by(dir, d->name);
-		}
-	close(dir);
-	return check & unblocked;
+	walk.check = check;
+	(void)share_each_other_task(add_unblocked, &walk);
+	return check & walk.unblocked;
 }
