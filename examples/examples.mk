@@ -4,7 +4,8 @@
 # the library and $(CC) links it (not musl-gcc against glibc's libglib);
 # left out otherwise, and their tests (tests/example_*_loop.sh) say SKIPPED.
 # The answers are kept in $(B)/examples/event-loops.mk, asked again when the
-# build's flags or dpkg's state change. NAME:PKG-CONFIG-NAME each.
+# build's flags or dpkg's state change. NAME:PKG-CONFIG-NAME each. The probe
+# runs in the build directory: under --coverage it leaves a .gcno behind.
 EVENT_LOOP_EXAMPLES := libuv-loop:libuv libevent-loop:libevent glib-loop:glib-2.0 sd-event-loop:libsystemd
 EXAMPLES_APART      := $(foreach e,$(EVENT_LOOP_EXAMPLES),examples/$(firstword $(subst :, ,$(e))).c)
 EVENT_LOOPS_MK      := $(B)/examples/event-loops.mk
@@ -15,7 +16,7 @@ $(EVENT_LOOPS_MK): examples/examples.mk $(FLAGS_STAMP) $(wildcard /var/lib/dpkg/
 	    name=$${e%%:*} pc=$${e#*:}; \
 	    if flags=$$(pkg-config --cflags --libs $$pc 2>/dev/null) && \
 	        printf 'int main(void) { return 0; }\n' | \
-	        $(CC) $(SANFLAGS) $(LDFLAGS) -x c -o /dev/null - $$flags >/dev/null 2>&1; then \
+	        (cd $(@D) && $(CC) $(SANFLAGS) $(LDFLAGS) -x c -o /dev/null - $$flags) >/dev/null 2>&1; then \
 	        echo "EVENT_LOOPS_BUILT += $$name"; \
 	        echo "EVENT_LOOP_CFLAGS_$$name := $$(pkg-config --cflags $$pc)"; \
 	        echo "EVENT_LOOP_LIBS_$$name := $$(pkg-config --libs $$pc)"; \
