@@ -271,9 +271,11 @@ static void drop_own_sigpipe(void)
 	sigtimedwait(&pipe_only, NULL, &now);
 }
 
-/* Write the records routed to s in one atomic write; on failure they go back. */
+/* Write the records routed to s in one atomic write. On failure they go
+ * back; *gone says s was removed meanwhile (closed by its last reader or by
+ * the program), so they may be routed again. */
 static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, unsigned n,
-			     struct share *const *dest, int ep)
+			     struct share *const *dest, int ep, bool *gone)
 {
 	struct iovec iov[SHARE_BATCH];
 	unsigned count = 0;
@@ -285,13 +287,15 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 			mine |= (uint32_t)1 << i;
 		}
 	if (!writer_ours(s)) {
-		remove_share(s, ep); /* the program closed it: they go back */
+		remove_share(s, ep); /* the program closed it */
+		*gone = true;
 		return mine;
 	}
 	if (writev(s->writer, iov, (int)count) < 0) {
 		if (errno == EPIPE) {
 			drop_own_sigpipe();
 			remove_share(s, ep);
+			*gone = true;
 		} else {
 			s->room = 0; /* EAGAIN: the pipe is fuller than we knew */
 			refresh_room(s, ep);
@@ -309,11 +313,13 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 	return 0;
 }
 
-uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
+/* Route and write; *again: the records whose share fd turned out gone. */
+static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint32_t *again)
 {
 	struct share *dest[SHARE_BATCH];
 	uint32_t back = 0;
 
+	*again = 0;
 	for (unsigned i = 0; i < n; i++) {
 		sigbits bit = SIGBIT(recs[i].ssi_signo);
 		struct share *s;
@@ -333,13 +339,50 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	/* Each share fd gets its records in one write, in the order taken. */
 	for (unsigned i = 0; i < n; i++) {
 		struct share *s = dest[i];
+		bool gone = false;
+		uint32_t failed;
 
 		if (!s)
 			continue;
-		back |= write_routed(s, recs, n, dest, ep);
+		failed = write_routed(s, recs, n, dest, ep, &gone);
+		if (gone)
+			*again |= failed;
+		else
+			back |= failed;
 		for (unsigned j = i; j < n; j++)
 			if (dest[j] == s)
 				dest[j] = NULL;
+	}
+	return back;
+}
+
+/* A share fd whose last reader has just gone, its hang-up not seen yet, may
+ * be routed to: what it refused goes to the share fds left, never back to
+ * the kernel while one of them takes it. Each round removes one at least. */
+uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
+{
+	struct sigfd_siginfo left[SHARE_BATCH];
+	unsigned at[SHARE_BATCH];
+	uint32_t back = 0, again;
+
+	for (unsigned i = 0; i < n; i++)
+		at[i] = i;
+	while (n > 0) {
+		uint32_t failed = route(recs, n, ep, &again);
+		unsigned m = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t bit = (uint32_t)1 << i;
+
+			if (failed & bit)
+				back |= (uint32_t)1 << at[i];
+			else if (again & bit) {
+				left[m] = recs[i];
+				at[m++] = at[i];
+			}
+		}
+		recs = left;
+		n = m;
 	}
 	return back;
 }

@@ -12,6 +12,16 @@
 
 #define SPARE 24
 
+/* ThreadSanitizer counts a descriptor number as memory: the program's pipe
+ * made at the number of the epoll fd the thread is about to wait on is the
+ * race this test makes on purpose (the thread gets EINVAL and stops using
+ * it), reported as a data race in 5% of runs. Nothing else is suppressed. */
+const char *__tsan_default_suppressions(void);
+const char *__tsan_default_suppressions(void)
+{
+	return "race:sweep_then_reuse\n";
+}
+
 static void sweep(void)
 {
 	CHECK(syscall(SYS_close_range, 3, ~0U, 0) == 0);
