@@ -64,10 +64,22 @@ static int group_left(const struct shutdown *s)
 	return s->a->group && kill(-s->command, 0) == 0;
 }
 
-void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
+/* Log what arrives within ms (not passed on: COMMAND is gone); how many. */
+static int log_arrivals(const struct shutdown *s, int fd, int ms, struct watch_log *log)
 {
 	struct sigfd_siginfo recs[16];
 	unsigned long long tick;
+	int n = next_records(fd, ms, recs, 16, &tick);
+
+	for (int i = 0; i < n; i++)
+		if (sigismember(&s->a->set, (int)recs[i].ssi_signo) == 1 &&
+		    log_record(log, &recs[i], tick, -1) < 0)
+			log->broken = 1;
+	return n;
+}
+
+void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
+{
 	struct timespec deadline;
 
 	if (s->a->group && kill(-s->command, SIGTERM) == 0)
@@ -76,8 +88,7 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 	if (!s->a->kill_after_set)
 		return;
 	deadline = deadline_after(&s->a->kill_after);
-	/* Wake on each SIGCHLD to reap; other signals are logged, and not
-	 * passed on: COMMAND is gone. */
+	/* Wake on each SIGCHLD to reap; other signals are logged. */
 	while (children_left() || group_left(s)) {
 		int ms = ms_until(&deadline);
 		if (ms == 0) {
@@ -90,12 +101,13 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 				     seconds(&s->a->kill_after));
 			return;
 		}
-		int n = next_records(fd, ms, recs, 16, &tick);
-		for (int i = 0; i < n; i++)
-			if (sigismember(&s->a->set, (int)recs[i].ssi_signo) == 1 &&
-			    log_record(log, &recs[i], tick, -1) < 0)
-				log->broken = 1;
+		log_arrivals(s, fd, ms, log);
 	}
+	/* The last ones may have ended, and been reaped above, before we read
+	 * their SIGCHLD: it is queued already (the kernel sends it as the
+	 * child becomes a zombie), so it is logged now, without waiting. */
+	while (log_arrivals(s, fd, 0, log) > 0)
+		;
 }
 
 int shutdown_status(const struct watch_args *a, int status)
