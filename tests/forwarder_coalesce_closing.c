@@ -23,12 +23,7 @@ int main(void)
 	WAIT_UNTIL(queued_bytes(a) == 128);
 
 	/* The thread wakes for SIGUSR2 and stops before its read. */
-	gate_arm(GATE_BEFORE_READ);
-	CHECK(kill(getpid(), SIGUSR2) == 0);
-	gate_wait();
-	CHECK(close(a) == 0);
-	CHECK(kill(getpid(), SIGUSR1) == 0);
-	gate_open();
+	gate_close_then_send(a, SIGUSR2, SIGUSR1);
 
 	/* Returns once the thread is done with that batch. */
 	CHECK(sigfd_setmask(waker, &usr2) == 0);

@@ -85,6 +85,18 @@ static void gate_open(void)
 	CHECK(write(gate_go[1], "g", 1) == 1);
 }
 
+/* The thread, woken by wake_sig, stops before its read; fd's last copy is
+ * closed and sig sent while it stands there; then it goes on. */
+static inline void gate_close_then_send(int fd, int wake_sig, int sig)
+{
+	gate_arm(GATE_BEFORE_READ);
+	CHECK(kill(getpid(), wake_sig) == 0);
+	gate_wait();
+	CHECK(close(fd) == 0);
+	CHECK(kill(getpid(), sig) == 0);
+	gate_open();
+}
+
 static void gate_close_fds(void)
 {
 	if (gate_reached[0] >= 0) {

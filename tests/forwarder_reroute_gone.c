@@ -25,12 +25,7 @@ int main(void)
 		int a = sigfd(&usr1, SIGFD_SHARE), b = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK);
 		CHECK(a >= 0 && b >= 0);
 
-		gate_arm(GATE_BEFORE_READ);
-		CHECK(kill(getpid(), SIGUSR2) == 0);
-		gate_wait();
-		CHECK(close(a) == 0);
-		CHECK(kill(getpid(), SIGUSR1) == 0);
-		gate_open();
+		gate_close_then_send(a, SIGUSR2, SIGUSR1);
 		/* Returns once the thread is done with that batch. */
 		CHECK(sigfd_setmask(waker, &usr2) == 0);
 		if (poll_events(b, POLLIN, 0) != POLLIN)
