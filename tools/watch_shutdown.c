@@ -105,8 +105,9 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 	}
 	/* The last ones may have ended, and been reaped above, before we read
 	 * their SIGCHLD: it is queued already (the kernel sends it as the
-	 * child becomes a zombie), so it is logged now, without waiting. */
-	while (log_arrivals(s, fd, 0, log) > 0)
+	 * child becomes a zombie), so it is logged now, without waiting; a
+	 * flood from outside cannot keep us here (at most 64 batches). */
+	for (int batches = 0; batches < 64 && log_arrivals(s, fd, 0, log) > 0; batches++)
 		;
 }
 
