@@ -461,9 +461,9 @@ static int sigfd_take_moved(struct sigfd_ctx *ctx, struct sigfd_rec *out)
  * between reading a foreign reader's pending sets and clearing its
  * TIF_SIGPENDING, is hit a few times per million reads, too seldom for a
  * short check. Redo that recalculation with the window held open until a
- * signal to the reader sets the flag, SIGFD_TEST_WIDEN_M2 microseconds at
- * most: the signal then loses its flag, unless the fix-up under the
- * reader's own siglock sets it again.
+ * signal to the reader sets the flag, for about SIGFD_TEST_WIDEN_M2
+ * microseconds at most: the signal then loses its flag, unless the fix-up
+ * under the reader's own siglock sets it again.
  */
 static void sigfd_widen_m2(void)
 {
