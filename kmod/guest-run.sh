@@ -12,8 +12,9 @@
 #   sh kmod/guest-run.sh --missing  print the missing packages, exit 1 if any
 #
 # Guest programs: kmod/tests/*.c (suite "kmod"), tests/share_*.c (suite
-# "share") and, in suite "model", fuzz/model_diff (share mode checked against
-# the kernel backends' model) and fuzz/soak, each one self-contained and
+# "share"), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
+# module (build_m2_suite) and, in suite "model", fuzz/model_diff (share mode
+# checked against the kernel backends' model) and fuzz/soak, each one self-contained and
 # linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed
 # in kmod/share-known-differences (expectations only the user-space backend
 # meets) count as XFAIL, not as failures. Environment:
@@ -38,6 +39,11 @@
 #                               it stops early at half of KMOD_TEST_TIMEOUT, 60 s for
 #                               the debug kernel, and says how many)
 #   KMOD_SOAK_SECONDS=10        model/soak: seconds of rounds (seed 1)
+#   KMOD_M2_SECONDS=3           suite "m2" (issue 16's M-2 on test builds of the module:
+#                               make kmod-m2-check): seconds of each kmod/reader_wakeup_race
+#   KMOD_M2_VARIANTS='widened widened_fix_reverted'  its builds (fix_reverted: the code
+#                               before the fix unwidened, which loses a few per million
+#                               reads: too few to check in a few seconds)
 #   KMOD_SMP=2 KMOD_MEM=512     guest CPUs and MiB (1024 for the debug kernel)
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
 #                               (2400 and 300 for the debug kernel)
@@ -176,20 +182,76 @@ ensure_packages() {
 	[ -z "$m" ] || die "missing packages: $m"
 }
 
-build_module() {
-	log=$out/module.log
+# kbuild DIR LOG: the module in DIR (a Kbuild and its sources) built, with
+# no warning, into DIR/sigfd.ko.
+kbuild() {
 	# The kernel's own build, with the kernel's compiler: nothing from an
 	# outer make (say CC=clang for the library) may leak into it.
 	# BTF for the module needs pahole (dwarves); the module works without.
 	btf=
 	command -v pahole >/dev/null 2>&1 || btf=CONFIG_DEBUG_INFO_BTF_MODULES=
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CC -u CFLAGS \
-		make -C "$KSRC" M="$top/kmod" $btf modules >"$log" 2>&1 ||
-		{ cat "$log" >&2; die "module build failed"; }
-	if grep -E 'warning:|error:' "$log" >&2; then
-		die "module build has warnings"
+		make -C "$KSRC" M="$1" $btf modules >"$2" 2>&1 ||
+		{ cat "$2" >&2; die "module build failed ($2)"; }
+	if grep -E 'warning:|error:' "$2" >&2; then
+		die "module build has warnings ($2)"
 	fi
+}
+
+build_module() {
+	kbuild "$top/kmod" "$out/module.log"
 	cp "$top/kmod/sigfd.ko" "$out/sigfd.ko"
+}
+
+# Suite "m2": issue 16's M-2, a foreign read's dequeue_signal() clearing the
+# reader's TIF_SIGPENDING under the creator's siglock, on test builds of
+# sigfd.c (kmod/guest-m2.sh runs kmod/tests/reader_wakeup_race on each),
+# each built in a directory of its own. "widened": SIGFD_TEST_WIDEN_M2 holds
+# the window open (see sigfd.c); it must lose no wake-up. "fix_reverted":
+# the fix-up under the reader's own siglock back at its old condition (only
+# after a read took a signal); it must lose some. Both by default, so that
+# the suite shows the widened window open, else "widened" proves nothing;
+# "fix_reverted" alone is the code before the fix as the guest runs it.
+M2_WIDEN_US=1000 M2_SECONDS=${KMOD_M2_SECONDS:-3}
+m2_selected() {
+	[ -z "${KMOD_ONLY:-}" ] && return 0
+	set -f
+	for pat in $KMOD_ONLY; do
+		# shellcheck disable=SC2254 # a pattern, as the guest matches it
+		case m2/$1 in $pat) set +f; return 0 ;; esac
+	done
+	set +f
+	return 1
+}
+
+build_m2_suite() {
+	for variant in ${KMOD_M2_VARIANTS:-widened widened_fix_reverted}; do
+		case $variant in widened | widened_fix_reverted | fix_reverted) ;;
+		*) die "KMOD_M2_VARIANTS: widened, widened_fix_reverted or fix_reverted, not $variant" ;;
+		esac
+		m2_selected "$variant" || continue
+		d=$out/m2-$variant
+		rm -rf "$d"
+		mkdir -p "$d" "$out/root/t/m2"
+		cp kmod/Kbuild kmod/sigfd.c kmod/sigfd_uapi.h "$d/"
+		case $variant in widened*)
+			echo "ccflags-y := -DSIGFD_TEST_WIDEN_M2=$M2_WIDEN_US" >>"$d/Kbuild" ;;
+		esac
+		expect=none
+		case $variant in *fix_reverted)
+			expect=loss
+			fixup='if (foreign_lock) {$'
+			[ "$(grep -c "$fixup" kmod/sigfd.c)" = 1 ] ||
+				die "m2: not one '$fixup' (the M-2 fix-up) in kmod/sigfd.c: update build_m2_suite"
+			sed -i "s/$fixup/if (foreign_lock \&\& sig) {/" "$d/sigfd.c" ;;
+		esac
+		kbuild "$d" "$d/module.log"
+		cp "$d/sigfd.ko" "$out/root/m2-$variant.ko"
+		printf '#!/bin/sh\nexec sh /x/guest-m2.sh /m2-%s.ko %s %s\n' \
+			"$variant" $expect "$M2_SECONDS" >"$out/root/t/m2/$variant"
+		chmod 755 "$out/root/t/m2/$variant"
+	done
+	cp kmod/guest-m2.sh "$out/root/x/guest-m2.sh"
 }
 
 # The image is never installed on the host: only vmlinuz is taken from it.
@@ -223,6 +285,7 @@ build_programs() {
 	done
 	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
+	build_m2_suite
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}

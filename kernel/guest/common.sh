@@ -93,10 +93,10 @@ guest_tests() {
 			head -n 80 /tmp/kmsg.new | sed 's/^/GUEST-OUT: | /'
 		fi
 		# The model suite's tallies (sequences run, values sent and lost),
-		# the stress suite's rounds.
+		# the stress suite's rounds, the m2 suite's lost wake-ups.
 		case $name$verdict in
 		model/*PASS) tail -n 2 /tmp/out | sed 's/^/GUEST-INFO: /' ;;
-		stress/*PASS) tail -n 1 /tmp/out | sed 's/^/GUEST-INFO: /' ;;
+		stress/*PASS | m2/*PASS) tail -n 1 /tmp/out | sed 's/^/GUEST-INFO: /' ;;
 		esac
 		case $verdict in FAIL*)
 			case $name in
