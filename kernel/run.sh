@@ -333,7 +333,7 @@ build_programs() {
 		"$out/root/t/lib" "$out/root/x"
 	guest_library
 	# The module's tests, each beside our helper header instead of theirs.
-	cp kernel/guest/kmod_util.h kmod/tests/proc_util.h "$out/obj/kmod/"
+	cp kernel/guest/kmod_util.h kmod/tests/proc_util.h kmod/tests/creator_util.h "$out/obj/kmod/"
 	for name in $(grep -v '^#' kernel/kmod-tests); do
 		cp "kmod/tests/$name.c" "$out/obj/kmod/" || die "kernel/kmod-tests: no kmod/tests/$name.c"
 	done

@@ -10,8 +10,28 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include <sys/signalfd.h>
+
 #include "proc_util.h"
 #include "share_util.h"
+
+#define SFD_CREATOR 0x00000001 /* the series' flag, include/uapi/linux/signalfd.h */
+/* The module's creation flags, spelt as signalfd's. */
+#define SIGFD_KF_NONBLOCK SFD_NONBLOCK
+#define SIGFD_KF_CLOEXEC SFD_CLOEXEC
+
+/* What the module's raw_create() makes: a descriptor of mask (bit(sig)
+ * bits) bound to the caller, here a creator-bound signalfd. */
+static inline int raw_create(uint64_t mask, uint32_t flags)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (int sig = 1; sig <= 64; sig++)
+		if (mask & bit(sig))
+			sigaddset(&set, sig); /* libc refuses its own: left out */
+	return signalfd(-1, &set, SFD_CREATOR | (int)flags);
+}
 
 /* The descriptor really comes from SFD_CREATOR, not a user-space fallback. */
 static inline void assert_kernel_fd(int fd)
