@@ -15,7 +15,8 @@
  * let through only inside sigsuspend(), which returns once libuv's handler
  * has run; libuv reaps its own children by pid on the loop's next turn.
  * This program reaps its own children by pid too, after the hand-over: a
- * SIGCHLD that came meanwhile went to libuv's handler, not to the sigfd. */
+ * SIGCHLD that came meanwhile went to libuv's handler, not to the sigfd;
+ * and again after closing a uv_process_t, which may discard a SIGCHLD. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>
@@ -66,7 +67,11 @@ static void on_spawned_exit(uv_process_t *process, int64_t exit_status, int term
 {
 	(void)term_signal;
 	printf("child %d exited, status %d\n", process->pid, (int)exit_status);
+	/* Closing libuv's last process handle sets SIGCHLD back to SIG_DFL,
+	 * and the kernel then discards a pending SIGCHLD: no record of a child
+	 * of this program's that exited just before would ever come. */
 	uv_close((uv_handle_t *)process, NULL);
+	reap_own_children();
 }
 
 static void close_handle(uv_handle_t *handle, void *arg)
