@@ -115,7 +115,7 @@ $(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
 $(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=writev
 $(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 $(B)/tests/forwarder_coalesce_closing $(B)/tests/forwarder_requeue_full_queue $(B)/tests/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
-$(B)/tests/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=syscall
+$(B)/tests/forwarder_reroute_gone $(B)/tests/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall
 
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.

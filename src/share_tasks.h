@@ -10,7 +10,9 @@
 /* Calls visit(dir, tid, name, arg) for each thread but the caller (dir is
  * /proc/self/task, name the thread's entry in it) until visit returns true.
  * 1 when visit stopped the walk, 0 when it saw every thread, -1 when the
- * threads could not all be listed (no /proc, no descriptor free). */
+ * threads could not all be listed (no /proc, no descriptor free, or threads
+ * exiting during each of several listings). visit may be asked more than
+ * once about a thread. */
 int share_each_other_task(bool (*visit)(int dir, pid_t tid, const char *name, void *arg), void *arg);
 
 #endif
