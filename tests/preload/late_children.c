@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define LATE_MAX 64
+
 static pid_t program_pid;
 static int held_pipe[2] = { -1, -1 };    /* a held child writes its pid */
 static int release_pipe[2] = { -1, -1 }; /* end of file lets them go */
@@ -28,6 +30,10 @@ __attribute__((constructor)) static void late_children_init(void)
 
 	program_pid = getpid();
 	late_children = n ? strtol(n, NULL, 10) : 0;
+	if (late_children > LATE_MAX)
+		abort();
+	/* Not for the programs it runs (the shells libuv spawns). */
+	unsetenv("SIGFD_TEST_LATE_CHILDREN");
 	if (late_children > 0 && (pipe2(held_pipe, O_CLOEXEC) != 0 || pipe2(release_pipe, O_CLOEXEC) != 0))
 		abort();
 }
@@ -64,16 +70,20 @@ void _exit(int status)
 
 static void release_late_children(void)
 {
-	for (; late_children > 0; late_children--) {
-		pid_t child;
-		siginfo_t info;
-		retry_read(held_pipe[0], &child, sizeof child);
-		close(release_pipe[1]);
-		/* Exited but not reaped: its SIGCHLD is pending now. */
-		while (waitid(P_PID, (id_t)child, &info, WEXITED | WNOWAIT) != 0)
+	pid_t child[LATE_MAX];
+	siginfo_t info;
+
+	if (late_children == 0)
+		return;
+	for (long i = 0; i < late_children; i++)
+		retry_read(held_pipe[0], &child[i], sizeof child[i]);
+	close(release_pipe[1]);
+	/* Exited but not reaped: each one's SIGCHLD is pending now. */
+	for (long i = 0; i < late_children; i++)
+		while (waitid(P_PID, (id_t)child[i], &info, WEXITED | WNOWAIT) != 0)
 			if (errno != EINTR)
 				abort();
-	}
+	late_children = 0;
 }
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
