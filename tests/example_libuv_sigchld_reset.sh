@@ -10,10 +10,9 @@ set -eu
 # shellcheck source=tests/example_loops.inc
 . "$(dirname "$0")/example_loops.inc"
 so=$BUILD/tests/preload/late_children.so
-if [ ! -x "$BUILD/examples/libuv-loop" ] || [ ! -f "$so" ]; then
-	echo "SKIPPED: examples/libuv-loop.c not built: libuv1-dev is not installed, or ${CC:-cc} cannot link libuv"
-	exit 77
-fi
+event_loop_built libuv-loop libuv libuv1-dev
+# Built with the example (tests/preload.mk).
+[ -f "$so" ] || fail "$so missing though examples/libuv-loop was built"
 # Only the example gets the hook; a preload must come before a sanitizer's
 # runtime, which AddressSanitizer checks.
 WRAP="env LD_PRELOAD=$so SIGFD_TEST_LATE_CHILDREN=1 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 $WRAP"
