@@ -414,7 +414,7 @@ static void *forward(void *unused)
 	/* Records held keep the thread until the queue takes them back. */
 	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
 		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
-		bool signals = false;
+		bool signals = false, woken = false;
 
 		if (fwd.left || fwd.held_n)
 			timeout = RECHECK_MS;
@@ -425,11 +425,15 @@ static void *forward(void *unused)
 			if (ev[i].data.ptr == &fwd.sfd)
 				signals = true;
 			else if (ev[i].data.ptr == &fwd.wake_r)
-				drain_wake();
+				woken = true;
 			else
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
-		share_ctx_adopt(fwd.ep, fwd.fd_base);
+		/* New share fds come with a wake-up. */
+		if (woken) {
+			drain_wake();
+			share_ctx_adopt(fwd.ep, fwd.fd_base);
+		}
 		/* Before taking: a share fd just gone takes nothing more. */
 		recheck_left();
 		update_mask();
