@@ -9,11 +9,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +31,11 @@ _Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
 
 struct share {
 	struct share *next;
-	int writer;       /* write end of the pipe: O_NONBLOCK, close-on-exec */
+	int writer;       /* write end of the pipe in the thread's table, or -1 */
+	int handoff;      /* the write end in the caller's table until adopted, or -1 */
+	pid_t from;       /* the thread whose table holds handoff */
+	int error;        /* why adoption failed, or 0 */
+	bool tried;       /* the thread has tried to adopt it */
 	dev_t dev;        /* identity of the pipe, for setmask */
 	ino_t ino;
 	sigbits mask;
@@ -62,68 +68,117 @@ void share_set_of(sigset_t *set, sigbits bits)
 			sigaddset(set, sig);
 }
 
-int share_ctx_open(sigbits mask, unsigned long flags, int ep)
+struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 {
 	struct share *s = calloc(1, sizeof *s), **tail;
 	int pipefd[2], err;
 	struct stat st;
-	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
 
 	if (!s)
-		return -1;
+		return NULL;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(s);
-		return -1;
+		return NULL;
 	}
-	s->writer = pipefd[1];
-	s->mask = mask;
-	s->room = SHARE_BATCH; /* an empty pipe has a free page */
-	ev.data.ptr = s;
-	if (fstat(pipefd[0], &st) < 0 || fcntl(s->writer, F_SETFL, O_NONBLOCK) < 0 ||
+	if (fstat(pipefd[0], &st) < 0 ||
 	    ((flags & SIGFD_NONBLOCK) && fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) ||
-	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0) ||
-	    epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0)) {
 		err = errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
 		free(s);
 		errno = err;
-		return -1;
+		return NULL;
 	}
+	s->writer = -1;
+	s->handoff = pipefd[1];
+	s->from = (pid_t)syscall(SYS_gettid);
+	s->mask = mask;
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
 	for (tail = &live; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
-	return pipefd[0];
+	*reader = pipefd[0];
+	return s;
 }
 
-static void remove_share(struct share *gone, int ep);
-static void drop_share(struct share *gone, int ep, bool close_writer);
-
-/* Is s->writer still the write end we made? A pipe's inode is its own, so a
- * program that closed our descriptors (close_range()) and opened other
- * files at those numbers is told apart: we never write into, or close,
- * one of its files. */
-static bool writer_ours(const struct share *s)
+int share_high_fd(int fd, int base)
 {
+	int moved;
+
+	if (fd < 0)
+		return -1;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, base);
+	if (moved < 0 && errno == EINVAL) /* RLIMIT_NOFILE lowered since */
+		moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
+}
+
+/* The write end, opened again through the caller's descriptor in /proc, in
+ * the thread's own table at base or above; checked to be the same pipe (the
+ * program may have closed the caller's meanwhile). */
+static int open_writer(const struct share *s, int base)
+{
+	char path[64];
 	struct stat st;
-	int saved = errno;
-	bool yes = fstat(s->writer, &st) == 0 && S_ISFIFO(st.st_mode) && st.st_dev == s->dev &&
-		   st.st_ino == s->ino;
+	int fd;
 
-	errno = saved;
-	return yes;
+	snprintf(path, sizeof path, "/proc/self/task/%d/fd/%d", (int)s->from, s->handoff);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino) {
+		close(fd);
+		errno = EBADF;
+		return -1;
+	}
+	return share_high_fd(fd, base);
 }
 
-void share_ctx_undo_open(int ep)
+void share_ctx_adopt(int ep, int base)
 {
-	struct share *s = live;
+	for (struct share *s = live; s; s = s->next) {
+		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
 
-	while (s && s->next)
-		s = s->next;
-	if (s)
-		drop_share(s, ep, true); /* made just now, under the lock: ours */
+		if (s->tried || s->handoff < 0)
+			continue;
+		s->tried = true;
+		s->writer = open_writer(s, base);
+		if (s->writer >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
+			int err = errno;
+
+			close(s->writer);
+			s->writer = -1;
+			errno = err;
+		}
+		if (s->writer < 0)
+			s->error = errno;
+		else
+			s->room = SHARE_BATCH; /* an empty pipe has a free page */
+	}
+}
+
+bool share_ctx_waiting(const struct share *s)
+{
+	return s->writer < 0 && !s->tried;
+}
+
+int share_ctx_handed_over(struct share *s)
+{
+	close(s->handoff);
+	s->handoff = -1;
+	if (s->writer >= 0)
+		return 0;
+	for (struct share **p = &live; *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
+	errno = s->tried && s->error ? s->error : EAGAIN;
+	free(s);
+	return -1;
 }
 
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
@@ -162,22 +217,21 @@ unsigned share_ctx_batch(void)
 	return batch;
 }
 
+/* Close its writer and let it go. One whose caller is still handing it over
+ * stays listed, not adopted, for that caller to take back. */
 static void remove_share(struct share *gone, int ep)
 {
-	drop_share(gone, ep, writer_ours(gone));
-}
-
-static void drop_share(struct share *gone, int ep, bool close_writer)
-{
+	epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
+	close(gone->writer);
+	gone->writer = -1;
+	gone->room = 0;
+	if (gone->handoff >= 0) {
+		gone->tried = false; /* a thread started next may adopt it */
+		return;
+	}
 	for (struct share **p = &live; *p; p = &(*p)->next)
 		if (*p == gone) {
 			*p = gone->next;
-			/* Out of the epoll set before the fd goes: a process forked
-			 * without fork handlers may still hold the file. */
-			if (close_writer) {
-				epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
-				close(gone->writer);
-			}
 			gone->next = dead;
 			dead = gone;
 			return;
@@ -286,11 +340,6 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 			iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
 			mine |= (uint32_t)1 << i;
 		}
-	if (!writer_ours(s)) {
-		remove_share(s, ep); /* the program closed it */
-		*gone = true;
-		return mine;
-	}
 	if (writev(s->writer, iov, (int)count) < 0) {
 		if (errno == EPIPE) {
 			drop_own_sigpipe();
@@ -387,23 +436,6 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	return back;
 }
 
-void share_ctx_adopt(int ep)
-{
-	struct share *s = live, *next;
-
-	for (; s; s = next) {
-		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
-
-		next = s->next;
-		if (!writer_ours(s) || epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
-			remove_share(s, ep);
-			continue;
-		}
-		s->room = 0;
-		refresh_room(s, ep);
-	}
-}
-
 /* The most a pipe may hold without privilege, from /proc (1 MiB when it
  * cannot be read). Read without the allocator: the thread asks. */
 static int pipe_max_size(void)
@@ -433,10 +465,8 @@ unsigned long share_ctx_grow_for_exit(int ep)
 		int size, unread;
 
 		next = s->next; /* refresh_room() may remove s */
-		if (!writer_ours(s)) {
-			remove_share(s, ep); /* the program closed it: never grow its file */
+		if (s->writer < 0)
 			continue;
-		}
 		/* Growing may fail (EPERM past the user's pipe pages): the
 		 * pipe then holds what it held. */
 		if (fcntl(s->writer, F_GETPIPE_SZ) < max)
@@ -451,7 +481,10 @@ unsigned long share_ctx_grow_for_exit(int ep)
 
 bool share_ctx_empty(void)
 {
-	return live == NULL;
+	for (struct share *s = live; s; s = s->next)
+		if (s->writer >= 0 || share_ctx_waiting(s))
+			return false;
+	return true;
 }
 
 static void free_list(struct share **list)
@@ -478,8 +511,23 @@ void share_ctx_forget(void)
 	while (*tail)
 		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
-		if (writer_ours(s))
-			close(s->writer);
+		if (s->handoff >= 0)
+			close(s->handoff); /* a caller in the parent was handing it over */
 	*tail = live;
 	live = NULL;
+}
+
+void share_ctx_close_all(int ep)
+{
+	for (struct share *s = live; s; s = s->next)
+		if (s->writer >= 0) {
+			epoll_ctl(ep, EPOLL_CTL_DEL, s->writer, NULL);
+			close(s->writer);
+			s->writer = -1;
+			s->room = 0;
+			/* Left listed, adopted by no thread: sigfd_setmask() still
+			 * knows it (exit() in another thread); one being handed
+			 * over may be adopted by the next thread. */
+			s->tried = s->handoff < 0;
+		}
 }

@@ -17,6 +17,7 @@
  * (libc writes only the words the kernel uses). */
 _Static_assert(NSIG <= 65, "the user-space share mode keeps signal masks in 64 bits");
 typedef uint64_t sigbits;
+struct share;
 #define SIGBIT(sig) ((sigbits)1 << ((sig) - 1))
 
 /* Most records taken from the kernel at once: what one atomic pipe write
@@ -26,11 +27,22 @@ typedef uint64_t sigbits;
 sigbits share_bits(const sigset_t *mask);
 void share_set_of(sigset_t *set, sigbits bits);
 
-/* A new share fd for mask: its reader end (the caller's fd), or -1 and
- * errno. Its writer joins the epoll set ep. */
-int share_ctx_open(sigbits mask, unsigned long flags, int ep);
-/* Take back the share fd share_ctx_open() made last. */
-void share_ctx_undo_open(int ep);
+/* A new share fd for mask: its reader end goes in *reader (the caller's fd);
+ * the write end waits in the caller's table for the thread to adopt it
+ * (share_ctx_adopt()). NULL and errno on failure. */
+struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader);
+/* In the thread: fd moved to base or above (above 2 if RLIMIT_NOFILE is
+ * lower now), close-on-exec; -1 and errno, fd closed either way. */
+int share_high_fd(int fd, int base);
+/* In the thread: open again, in its own table at base or above, the write
+ * ends waiting to be adopted, and watch them in ep. */
+void share_ctx_adopt(int ep, int base);
+/* Not adopted yet, nor refused: a thread that ended (exit() in another
+ * thread) let it go before it could keep it. */
+bool share_ctx_waiting(const struct share *s);
+/* The caller, once the thread has looked: close its copy of the write end;
+ * 0 if the thread adopted it, else -1 and errno, the share fd forgotten. */
+int share_ctx_handed_over(struct share *s);
 /* Set the mask of our share fd with this identity (the mask it had goes in
  * *old): 0; -1 with errno EPERM for a share fd of a process we were forked
  * from; 1 for one we do not know. */
@@ -44,19 +56,18 @@ unsigned share_ctx_batch(void);
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
-/* A new thread's epoll set ep takes over the share fds of a thread given
- * up (its descriptors closed by the program): those whose writers the
- * program closed too are dropped. */
-void share_ctx_adopt(int ep);
 /* At exit: grow each pipe to /proc/sys/fs/pipe-max-size, so that what is
  * pending fits; the number of records all of them can still take. */
 unsigned long share_ctx_grow_for_exit(int ep);
+/* Does no share fd need a thread? */
 bool share_ctx_empty(void);
 /* Free what the thread gave up; the thread itself never calls the allocator. */
 void share_ctx_reap(void);
-/* In a process forked from the creator: close the inherited writers and
- * remember the share fds, with those the parent remembered, as an
- * ancestor's (setmask on them: EPERM). */
+/* In a process forked from the creator: remember the share fds, with those
+ * the parent remembered, as an ancestor's (setmask on them: EPERM). The
+ * writers are in the parent's thread's table, not here. */
 void share_ctx_forget(void);
-
+/* The thread is ending: close every writer. The share fds stay listed,
+ * served by no thread. */
+void share_ctx_close_all(int ep);
 #endif

@@ -4,10 +4,17 @@
  * process-directed signals from a signalfd of its own, only while the lock
  * is held, and hands them to share_ctx.c. See docs/design.md.
  *
+ * - The thread keeps its descriptors in a table of its own
+ *   (unshare(CLONE_FILES)): its signalfd, epoll set, wake-up pipe and the
+ *   write ends. The program's table holds nothing of the library's but the
+ *   share fds themselves, so close_range(), closefrom() and dup2() cannot
+ *   touch the thread's files, fork() copies none of them, and no check is
+ *   made per signal. A caller reaches the thread by opening its wake-up
+ *   pipe through /proc for a moment; the thread opens a new share fd's
+ *   write end the same way, from the caller's table.
  * - The state belongs to the process whose pid it records; a process that
  *   finds another pid there was forked without fork handlers and drops it.
- * - fork() is the lock and nothing more: the child closes its copies of the
- *   writers and of the thread's fds and starts with no share fds.
+ * - fork() is the lock and nothing more: the child starts with no share fds.
  * - exit() lets the thread write what is pending, as much as the pipes hold
  *   once grown to pipe-max-size, then the writers close with the process.
  * - The thread ends when the last share fd is gone, or when it is the last
@@ -28,7 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,21 +57,31 @@
 /* How often the thread looks again at what it holds or leaves to the
  * program (see take_batch()). */
 #define RECHECK_MS 10
+/* The thread's descriptors take numbers from here up (half the soft limit
+ * when that is lower): 0-2 stay empty, so that nothing written to stderr
+ * from the thread lands in a pipe, and ThreadSanitizer, which takes a
+ * descriptor number for one object across tables, rarely sees the
+ * program's files at the same numbers. */
+#define THREAD_FD_BASE 256
 
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
-	pthread_cond_t moved; /* the thread has started, or stopped */
+	pthread_cond_t moved; /* the thread has started, or stopped, or caught up */
 	bool running;         /* a thread serves the share fds */
-	bool started;         /* it has reached its loop */
+	bool started;         /* it has made its table and reached its loop */
+	int start_error;      /* why it could not, or 0 */
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
-	bool retiring;        /* a thread given up has yet to close its descriptors */
 	bool joinable;        /* thread is a thread of this process not joined yet */
-	unsigned generation;  /* threads started or given up so far */
-	unsigned asked, done; /* takes asked for by share_take_now(), and made */
+	unsigned asked, done; /* catch-ups asked for by share_sync(), and made */
+	unsigned starts;      /* threads started so far */
 	pthread_t thread;
-	pid_t tid;            /* its thread id, the mark of its descriptors */
-	int sfd, ep, wake;    /* the thread's signalfd, epoll set, wake-up eventfd */
+	pid_t tid;            /* its thread id: its table is /proc/self/task/tid/fd */
+	/* In the thread's own table: its signalfd, epoll set, and the two
+	 * ends of its wake-up pipe (it holds the write end too, so the pipe
+	 * never hangs up when a caller's copy closes). */
+	int sfd, ep, wake_r, wake_w;
+	int fd_base;          /* where the thread's descriptor numbers start */
 	sigbits taking;       /* the mask sfd has */
 	/* Signals left to the program: another thread leaves them unblocked
 	 * and would act on them (share_usual.c). Kept out of sfd's mask while
@@ -79,7 +97,8 @@ static struct {
 	.moved = PTHREAD_COND_INITIALIZER,
 	.sfd = -1,
 	.ep = -1,
-	.wake = -1,
+	.wake_r = -1,
+	.wake_w = -1,
 };
 
 /* The process the state belongs to: 0 before first use, -pid while a
@@ -92,61 +111,15 @@ static pid_t own_tid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* The thread's descriptors carry a mark no file of the program has: the
- * thread's id as their owner (F_SETOWN_EX; with no O_ASYNC it sends
- * nothing). A program that closed them (close_range(), closefrom()) and
- * opened other files at those numbers is told apart: the library never
- * writes, reads, changes or closes a file that is not its own, and never
- * waits for a thread that cannot be woken. Until the thread has started and
- * marked them, they are the ones share_serve() has just made. */
-static void mark(int fd)
-{
-	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = fwd.tid };
-
-	fcntl(fd, F_SETOWN_EX, &owner);
-}
-
-static bool marked(int fd, pid_t tid)
-{
-	struct f_owner_ex owner;
-	int saved = errno;
-	bool yes = fd >= 0 && fcntl(fd, F_GETOWN_EX, &owner) == 0 && owner.type == F_OWNER_TID &&
-		   owner.pid == tid;
-
-	errno = saved;
-	return yes;
-}
-
-static bool ours(int fd)
-{
-	return fwd.started ? marked(fd, fwd.tid) : fd >= 0;
-}
-
-static bool thread_fds_ours(void)
-{
-	return ours(fwd.sfd) && ours(fwd.ep) && ours(fwd.wake);
-}
-
-/* Those the program has closed are forgotten, never closed again. */
-static void close_thread_fds(void)
-{
-	if (ours(fwd.sfd))
-		close(fwd.sfd);
-	if (ours(fwd.ep))
-		close(fwd.ep);
-	if (ours(fwd.wake))
-		close(fwd.wake);
-	fwd.sfd = fwd.ep = fwd.wake = -1;
-	fwd.taking = fwd.left = 0;
-	fwd.held_n = 0;
-}
-
-/* In a new process: no thread runs here, the writers are the parent's. */
+/* In a new process: no thread runs here, and the thread's table was the
+ * parent's thread's: nothing of it is here to close. */
 static void start_over(void)
 {
-	close_thread_fds();
 	share_ctx_forget();
-	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = false;
+	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = fwd.started = false;
+	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
+	fwd.taking = fwd.left = 0;
+	fwd.held_n = 0;
 	if (own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
 	atomic_store(&owner, getpid());
@@ -188,22 +161,22 @@ void share_unlock(struct share_call *call, int ok)
 		errno = call->saved_errno;
 }
 
-int share_update(void)
+/* In the thread: give sfd the mask of what the share fds want now. */
+static void update_mask(void)
 {
 	sigbits want = share_ctx_wanted() & ~fwd.left;
 	sigset_t set;
 
-	if (!fwd.running || want == fwd.taking)
-		return 0;
-	if (!ours(fwd.sfd)) {
-		errno = EBADF; /* the program closed it: share_serve() starts afresh */
-		return -1;
-	}
+	if (want == fwd.taking)
+		return;
 	share_set_of(&set, want);
-	if (signalfd(fwd.sfd, &set, 0) < 0)
-		return -1;
-	fwd.taking = want;
-	return 0;
+	if (signalfd(fwd.sfd, &set, 0) >= 0) /* our own signalfd: cannot fail */
+		fwd.taking = want;
+}
+
+bool share_mask_current(void)
+{
+	return (share_ctx_wanted() & ~fwd.left) == fwd.taking;
 }
 
 /* Which member of siginfo's union a record's fields come from, as the
@@ -314,7 +287,7 @@ static unsigned take_batch(unsigned limit)
 	for (unsigned i = 0; i < m; i++)
 		if (back & ((uint32_t)1 << i))
 			requeue(&recs[i]);
-	share_update();
+	update_mask();
 	return got;
 }
 
@@ -373,75 +346,100 @@ static bool alone(void)
 	return share_each_other_task(keeps_process, NULL) == 0;
 }
 
+static int high(int fd)
+{
+	return share_high_fd(fd, fwd.fd_base);
+}
+
+static int watch(int fd, void *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	return epoll_ctl(fwd.ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* In the new thread: a table of its own, rid of the program's files (it
+ * must not keep one open), and its descriptors in it. The wake-up pipe can
+ * be opened through /proc by any thread of ours, whatever uid it has
+ * taken since (/proc itself lets only this process's threads and its
+ * tracers at it). Returns 0, or -1 and errno. */
+static int make_own_table(void)
+{
+	struct rlimit lim;
+	sigset_t none;
+	int pipefd[2];
+
+	if (unshare(CLONE_FILES) < 0 || syscall(SYS_close_range, 0U, ~0U, 0U) < 0)
+		return -1;
+	fwd.fd_base = THREAD_FD_BASE;
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur / 2 < THREAD_FD_BASE)
+		fwd.fd_base = lim.rlim_cur / 2 > 3 ? (int)(lim.rlim_cur / 2) : 3;
+	sigemptyset(&none);
+	fwd.sfd = high(signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC));
+	fwd.ep = high(epoll_create1(EPOLL_CLOEXEC));
+	if (pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) == 0) {
+		fwd.wake_r = high(pipefd[0]);
+		fwd.wake_w = high(pipefd[1]);
+	}
+	if (fwd.sfd < 0 || fwd.ep < 0 || fwd.wake_r < 0 || fwd.wake_w < 0 ||
+	    fchmod(fwd.wake_r, 0666) < 0 || watch(fwd.sfd, &fwd.sfd) < 0 ||
+	    watch(fwd.wake_r, &fwd.wake_r) < 0)
+		return -1;
+	fwd.taking = 0;
+	return 0;
+}
+
+static void drain_wake(void)
+{
+	char buf[64];
+
+	while (read(fwd.wake_r, buf, sizeof buf) == (ssize_t)sizeof buf)
+		;
+}
+
 static void *forward(void *unused)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
-	unsigned generation;
-	bool swept = false;
-	int sfd, ep, wake;
 	pid_t me = own_tid();
+	int err = make_own_table() < 0 ? errno : 0;
 
 	(void)unused;
 	pthread_mutex_lock(&fwd.lock);
-	generation = fwd.generation;
-	sfd = fwd.sfd;
-	ep = fwd.ep;
-	wake = fwd.wake;
 	fwd.tid = me;
-	mark(fwd.sfd);
-	mark(fwd.ep);
-	mark(fwd.wake);
-	fwd.started = true;
+	fwd.start_error = err;
+	fwd.started = err == 0;
+	if (err)
+		fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);
 	/* Records held keep the thread until the queue takes them back. */
-	while ((!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
-		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n, err;
-		bool signals = false;
+	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
+		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+		bool signals = false, woken = false;
 
 		if (fwd.left || fwd.held_n)
 			timeout = RECHECK_MS;
-		/* The one descriptor used whatever happened: the others are read
-		 * only when an event of their own (their file, ours then) says
-		 * so, and each write end is checked as it is written. */
-		if ((swept = !ours(ep)))
-			break;
 		pthread_mutex_unlock(&fwd.lock);
-		n = epoll_wait(ep, ev, FORWARD_EVENTS, timeout);
-		err = errno;
+		n = epoll_wait(fwd.ep, ev, FORWARD_EVENTS, timeout);
 		pthread_mutex_lock(&fwd.lock);
-		/* Given up while we slept (some of our descriptors were closed
-		 * under us): the state is another thread's now; what is left of
-		 * ours is closed here. */
-		if (fwd.generation != generation) {
-			if (marked(sfd, me))
-				close(sfd);
-			if (marked(wake, me))
-				close(wake);
-			if (marked(ep, me))
-				close(ep);
-			fwd.retiring = false;
-			pthread_cond_broadcast(&fwd.moved);
-			pthread_mutex_unlock(&fwd.lock);
-			return NULL;
-		}
-		if ((swept = n < 0 && err != EINTR))
-			break;
 		for (int i = 0; i < n; i++) {
-			uint64_t count;
-
 			if (ev[i].data.ptr == &fwd.sfd)
 				signals = true;
-			else if (ev[i].data.ptr == &fwd.wake)
-				(void)!read(fwd.wake, &count, sizeof count);
+			else if (ev[i].data.ptr == &fwd.wake_r)
+				woken = true;
 			else
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
+		/* New share fds come with a wake-up. */
+		if (woken) {
+			drain_wake();
+			share_ctx_adopt(fwd.ep, fwd.fd_base);
+		}
 		/* Before taking: a share fd just gone takes nothing more. */
 		recheck_left();
-		share_update();
+		update_mask();
 		if (fwd.exiting)
 			break;
-		if (signals || ((fwd.held_n || fwd.done != fwd.asked) && ours(fwd.sfd)))
+		if (signals || fwd.held_n || fwd.done != fwd.asked)
 			take_batch(SHARE_BATCH);
 		if (fwd.done != fwd.asked) {
 			fwd.done = fwd.asked;
@@ -451,16 +449,22 @@ static void *forward(void *unused)
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first, in one bounded
 	 * step: as much as their pipes hold once grown. */
-	if (!swept && ours(fwd.ep) && ours(fwd.sfd) && (fwd.exiting || !share_ctx_empty())) {
+	if (!err && (fwd.exiting || !share_ctx_empty())) {
 		unsigned long budget = share_ctx_grow_for_exit(fwd.ep);
 		unsigned got;
 
-		share_update();
+		update_mask();
 		while (budget > 0 &&
 		       (got = take_batch(budget < SHARE_BATCH ? (unsigned)budget : SHARE_BATCH)) > 0)
 			budget -= got;
 	}
-	close_thread_fds();
+	/* The table goes with the thread; closed here, the writers hang up at
+	 * once, before the thread is joined. */
+	share_ctx_close_all(fwd.ep);
+	syscall(SYS_close_range, 0U, ~0U, 0U);
+	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
+	fwd.taking = fwd.left = 0;
+	fwd.held_n = 0;
 	fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);
 	pthread_mutex_unlock(&fwd.lock);
@@ -477,60 +481,21 @@ static void join_ended(void)
 	}
 }
 
-static int watch(int fd, void *tag)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
-
-	return epoll_ctl(fwd.ep, EPOLL_CTL_ADD, fd, &ev);
-}
-
-static void wake_thread(void);
-
-/* The program closed some of the running thread's descriptors: it cannot
- * serve on. While its eventfd is left it is woken, finds a new generation,
- * closes what is left of its own and ends, and is joined. Otherwise it is
- * let go (detached): if the program closed them all, it sleeps in an empty
- * epoll_wait() until the process ends (sigfd(3) BUGS). */
-static void give_up_thread(void)
-{
-	bool can_wake = ours(fwd.wake) && !pthread_equal(pthread_self(), fwd.thread);
-
-	fwd.generation++;
-	fwd.running = false;
-	if (can_wake) {
-		fwd.retiring = true;
-		wake_thread();
-		while (fwd.retiring)
-			pthread_cond_wait(&fwd.moved, &fwd.lock);
-		pthread_join(fwd.thread, NULL);
-	} else if (fwd.joinable)
-		pthread_detach(fwd.thread);
-	fwd.joinable = false;
-	fwd.sfd = fwd.ep = fwd.wake = -1;
-	fwd.taking = 0;
-	pthread_cond_broadcast(&fwd.moved);
-}
-
 int share_serve(void)
 {
 	pthread_attr_t attr;
-	sigset_t none, all, old;
+	sigset_t all, old;
 	int err;
 
-	if (fwd.running && thread_fds_ours())
-		return fwd.ep;
+	/* A thread ending for exit() is let end; a share fd made meanwhile,
+	 * by another thread, gets a thread of its own. */
+	while (fwd.running && fwd.exiting)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
 	if (fwd.running)
-		give_up_thread();
+		goto started;
 	join_ended();
-	sigemptyset(&none);
-	fwd.sfd = signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC);
-	fwd.wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	fwd.ep = epoll_create1(EPOLL_CLOEXEC);
-	if (fwd.sfd < 0 || fwd.wake < 0 || fwd.ep < 0 || watch(fwd.sfd, &fwd.sfd) < 0 ||
-	    watch(fwd.wake, &fwd.wake) < 0) {
-		err = errno;
-		goto fail;
-	}
+	fwd.started = false;
+	fwd.start_error = 0;
 	/* The thread blocks every signal, so it never runs a handler and
 	 * takes signals only through its signalfd. Ours is restored at once. */
 	sigfillset(&all);
@@ -542,54 +507,56 @@ int share_serve(void)
 		pthread_attr_destroy(&attr);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err == 0) {
-		pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
-		fwd.running = fwd.joinable = true;
-		fwd.exiting = fwd.started = false;
-		fwd.generation++;
-		/* Share fds of a thread given up: those whose writers are still
-		 * ours join the new set. */
-		share_ctx_adopt(fwd.ep);
-		return fwd.ep;
+	if (err) {
+		errno = err;
+		return -1;
 	}
-fail:
-	fwd.started = false; /* ours() then takes what we just made for ours */
-	close_thread_fds();
-	errno = err;
+	pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
+	fwd.starts++;
+	fwd.running = fwd.joinable = true;
+	fwd.exiting = false;
+started:
+	/* Waiting drops the lock; the caller's share fd is listed already, so
+	 * the thread stays. A sanitizer's runtime also
+	 * allocates in a new thread before our code runs, under locks it does
+	 * not take around fork() (AddressSanitizer before LLVM 18, gcc 12's
+	 * included): a fork() made then would copy them held. */
+	while (fwd.running && !fwd.started)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
+	if (fwd.started && fwd.running)
+		return 0;
+	join_ended();
+	errno = fwd.start_error ? fwd.start_error : EAGAIN;
 	return -1;
 }
 
-/* A sanitizer's runtime allocates in a new thread before our code runs,
- * under locks it does not take around fork() (AddressSanitizer before LLVM
- * 18, gcc 12's included): a fork() made then copies them held and the
- * child hangs in its first malloc(). So sigfd() returns once the thread
- * runs our code. Waiting drops the lock; the caller's share fd is already
- * listed, so the thread stays. */
-void share_await_start(void)
+/* Open the thread's wake-up pipe through /proc for a moment and write to
+ * it (a full pipe wakes it too). */
+static int wake_thread(void)
 {
-	unsigned generation = fwd.generation;
+	char path[64];
+	int fd;
 
-	while (fwd.running && !fwd.started && fwd.generation == generation)
-		pthread_cond_wait(&fwd.moved, &fwd.lock);
+	snprintf(path, sizeof path, "/proc/self/task/%d/fd/%d", (int)fwd.tid, fwd.wake_w);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	(void)!write(fd, "", 1);
+	close(fd);
+	return 0;
 }
 
-static void wake_thread(void)
-{
-	uint64_t one = 1;
-
-	if (ours(fwd.wake))
-		(void)!write(fwd.wake, &one, sizeof one); /* a full counter wakes it too */
-}
-
-void share_take_now(void)
+int share_sync(void)
 {
 	unsigned asked = ++fwd.asked;
 
-	if (!fwd.running || pthread_equal(pthread_self(), fwd.thread) || !ours(fwd.wake))
-		return; /* a thread that cannot be woken is not waited for */
-	wake_thread();
+	if (!fwd.running || !fwd.started || pthread_equal(pthread_self(), fwd.thread))
+		return 0;
+	if (wake_thread() < 0)
+		return -1;
 	while (fwd.running && (int)(fwd.done - asked) < 0)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
+	return 0;
 }
 
 /* fork(): the prepare handler takes the lock, so the thread is between
@@ -625,8 +592,8 @@ static void leader_exits(void *unused)
 	(void)unused;
 	share_lock(&call);
 	fwd.leader_gone = true;
-	if (fwd.running)
-		wake_thread();
+	if (fwd.running && fwd.started)
+		wake_thread(); /* no descriptor free: it looks at its next wake-up */
 	share_unlock(&call, 1);
 }
 
@@ -648,18 +615,17 @@ __attribute__((destructor)) static void share_at_exit(void)
 	if (atomic_load(&owner) != getpid())
 		return;
 	share_lock(&call);
-	/* A thread whose descriptors the program closed cannot be woken. */
-	if (fwd.running && !thread_fds_ours())
-		give_up_thread();
-	if (fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
-		/* Another thread of ours may start a new one meanwhile: that one
-		 * is not waited for. */
-		unsigned generation = fwd.generation;
+	if (fwd.running && fwd.started && !pthread_equal(pthread_self(), fwd.thread)) {
+		/* Another thread of ours may start a new one meanwhile: that
+		 * one is not waited for. A thread that cannot be woken (no
+		 * descriptor free) is not waited for either: what the share
+		 * fds hold is all they get. */
+		unsigned starts = fwd.starts;
 
 		fwd.exiting = true;
-		wake_thread();
-		while (fwd.running && fwd.generation == generation)
-			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		if (wake_thread() == 0)
+			while (fwd.running && fwd.starts == starts)
+				pthread_cond_wait(&fwd.moved, &fwd.lock);
 	}
 	join_ended();
 	share_ctx_reap();

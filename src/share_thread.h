@@ -4,6 +4,8 @@
 #ifndef SIGFD_SHARE_THREAD_H
 #define SIGFD_SHARE_THREAD_H
 
+#include <stdbool.h>
+
 /* What a call into share mode saves and gives back: errno (a successful
  * call leaves it as it was) and the cancellation state (no cancellation
  * point may act while the lock is held). */
@@ -17,16 +19,16 @@ struct share_call {
 void share_lock(struct share_call *call);
 /* Release it; ok says whether errno is to be given back. */
 void share_unlock(struct share_call *call, int ok);
-/* Under the lock: make sure a forwarding thread runs; the epoll set that
- * new share fds join, or -1 and errno. */
+/* Under the lock, with a share fd listed: make sure a forwarding thread
+ * runs and has made its table (it may drop the lock meanwhile); 0, or -1
+ * and errno. */
 int share_serve(void);
-/* Under the lock: return once a thread just started runs our code (it may
- * drop the lock meanwhile). */
-void share_await_start(void);
-/* Under the lock: make the thread take what the share fds now want. */
-int share_update(void);
-/* Under the lock: return once the thread has taken a batch of what is
- * pending now (it may drop the lock meanwhile). */
-void share_take_now(void);
+/* Under the lock: does the thread's signalfd take what the share fds want? */
+bool share_mask_current(void);
+/* Under the lock: wake the thread and return once it has adopted new share
+ * fds, taken the mask they want, and taken a batch of what is pending now
+ * (it may drop the lock meanwhile). -1 and errno when the thread cannot be
+ * woken: no descriptor free, or no /proc. */
+int share_sync(void);
 
 #endif

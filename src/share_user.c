@@ -11,49 +11,54 @@
 #include "share_ctx.h"
 #include "share_thread.h"
 
-/* A signal already pending that a share fd now takes is readable when the
- * call returns, as with a signalfd: the thread takes it first. */
-static void take_if_pending(sigbits added)
-{
-	sigset_t pending;
-
-	if (added && sigpending(&pending) == 0 && (share_bits(&pending) & added))
-		share_take_now();
-}
-
 int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 {
 	struct share_call call;
-	int ep, fd = -1;
+	struct share *s;
+	int fd = -1, err = 0;
 
 	/* Under the lock: a fork() in another thread meanwhile cannot hand
-	 * the new pipe's write end to its child. */
+	 * the new pipe's write end to its child. The thread adopts the write
+	 * end, and takes any signal of the mask already pending, so that it is
+	 * readable when the call returns, as with a signalfd. */
 	share_lock(&call);
-	ep = share_serve();
-	if (ep >= 0)
-		fd = share_ctx_open(share_bits(mask), flags, ep);
-	if (fd >= 0 && share_update() < 0) {
-		int err = errno;
-		share_ctx_undo_open(ep);
-		share_update();
-		close(fd);
-		errno = err;
-		fd = -1;
+	s = share_ctx_open(share_bits(mask), flags, &fd);
+	if (!s) {
+		share_unlock(&call, 0);
+		return -1;
 	}
-	if (fd >= 0) {
-		share_await_start();
-		take_if_pending(share_bits(mask));
+	/* Twice at most: a thread ending for exit() in another thread lets
+	 * the share fd go, and the next one adopts it. */
+	for (int tries = 0; tries < 2 && share_ctx_waiting(s); tries++)
+		if (share_serve() < 0 || share_sync() < 0) {
+			err = errno;
+			break;
+		}
+	if (share_ctx_handed_over(s) < 0) {
+		err = err ? err : errno;
+		close(fd);
+		fd = -1;
 	}
 	share_ctx_reap();
 	share_unlock(&call, fd >= 0);
+	if (fd < 0)
+		errno = err;
 	return fd;
+}
+
+/* Signals of bits pending now: the thread must take them before we return. */
+static bool pending_among(sigbits bits)
+{
+	sigset_t pending;
+
+	return bits && sigpending(&pending) == 0 && (share_bits(&pending) & bits);
 }
 
 int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 {
 	struct share_call call;
 	struct stat st;
-	sigbits old;
+	sigbits old, bits = share_bits(mask);
 	int rc, fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0 || fstat(fd, &st) < 0)
@@ -63,22 +68,17 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	if (!S_ISFIFO(st.st_mode) || (fl & O_ACCMODE) != O_RDONLY)
 		return SIGFD_NOT_MINE;
 	share_lock(&call);
-	rc = share_ctx_setmask(st.st_dev, st.st_ino, share_bits(mask), &old);
-	/* Applied before we return: a signal just removed stays pending. A
-	 * failure leaves the mask as it was. A thread whose descriptors the
-	 * program closed is replaced first. */
-	if (rc == 0 && share_update() < 0 && (share_serve() < 0 || share_update() < 0)) {
+	rc = share_ctx_setmask(st.st_dev, st.st_ino, bits, &old);
+	/* Applied before we return: a signal just removed stays pending, one
+	 * just added and pending is readable. A failure leaves the mask as it
+	 * was. */
+	if (rc == 0 && (!share_mask_current() || pending_among(bits & ~old)) && share_sync() < 0) {
 		int err = errno;
 		share_ctx_setmask(st.st_dev, st.st_ino, old, &old);
-		share_update();
 		errno = err;
 		rc = -1;
 	} else if (rc == 1)
 		rc = SIGFD_NOT_MINE;
-	if (rc == 0) {
-		share_await_start();
-		take_if_pending(share_bits(mask) & ~old);
-	}
 	share_ctx_reap();
 	share_unlock(&call, rc != -1);
 	return rc;

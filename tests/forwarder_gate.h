@@ -9,6 +9,7 @@
 #ifndef SIGFD_TEST_FORWARDER_GATE_H
 #define SIGFD_TEST_FORWARDER_GATE_H
 
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <sys/prctl.h>
 
@@ -17,7 +18,9 @@
 enum gate_at { GATE_OFF, GATE_BEFORE_READ, GATE_AFTER_READ };
 
 static _Atomic int gate_armed = GATE_OFF;
-static int gate_reached[2] = { -1, -1 }, gate_go[2] = { -1, -1 };
+/* Semaphores, not pipes: the thread's descriptor table is its own. */
+static sem_t gate_reached, gate_go;
+static int gate_made;
 
 ssize_t __real_read(int fd, void *buf, size_t count);
 
@@ -28,7 +31,7 @@ static int gate_is_forwarder_signalfd(int fd)
 
 	if (prctl(PR_GET_NAME, name) != 0 || strcmp(name, "sigfd-forward") != 0)
 		return 0;
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	snprintf(path, sizeof path, "/proc/thread-self/fd/%d", fd);
 	n = readlink(path, target, sizeof target - 1);
 	if (n < 0)
 		return 0;
@@ -38,10 +41,9 @@ static int gate_is_forwarder_signalfd(int fd)
 
 static void gate_stop(void)
 {
-	char c;
-
-	CHECK(write(gate_reached[1], "r", 1) == 1);
-	CHECK(__real_read(gate_go[0], &c, 1) == 1);
+	CHECK(sem_post(&gate_reached) == 0);
+	while (sem_wait(&gate_go) != 0)
+		CHECK(errno == EINTR);
 }
 
 ssize_t __wrap_read(int fd, void *buf, size_t count)
@@ -65,9 +67,10 @@ ssize_t __wrap_read(int fd, void *buf, size_t count)
 
 static void gate_arm(enum gate_at at)
 {
-	if (gate_reached[0] < 0) {
-		CHECK(pipe(gate_reached) == 0);
-		CHECK(pipe(gate_go) == 0);
+	if (!gate_made) {
+		CHECK(sem_init(&gate_reached, 0, 0) == 0);
+		CHECK(sem_init(&gate_go, 0, 0) == 0);
+		gate_made = 1;
 	}
 	atomic_store(&gate_armed, at);
 }
@@ -75,14 +78,13 @@ static void gate_arm(enum gate_at at)
 /* Wait until the thread stands at the gate. */
 static void gate_wait(void)
 {
-	char c;
-
-	CHECK(__real_read(gate_reached[0], &c, 1) == 1);
+	while (sem_wait(&gate_reached) != 0)
+		CHECK(errno == EINTR);
 }
 
 static void gate_open(void)
 {
-	CHECK(write(gate_go[1], "g", 1) == 1);
+	CHECK(sem_post(&gate_go) == 0);
 }
 
 /* The thread, woken by wake_sig, stops before its read; fd's last copy is
@@ -99,9 +101,10 @@ static inline void gate_close_then_send(int fd, int wake_sig, int sig)
 
 static void gate_close_fds(void)
 {
-	if (gate_reached[0] >= 0) {
-		close_pair(gate_reached);
-		close_pair(gate_go);
+	if (gate_made) {
+		sem_destroy(&gate_reached);
+		sem_destroy(&gate_go);
+		gate_made = 0;
 	}
 }
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <sys/syscall.h>
 
 #include "share_util.h"
@@ -31,7 +32,7 @@ struct linux_dirent64 {
 };
 
 struct quitter {
-	int quit[2];
+	sem_t quit; /* the forwarding thread posts it: its descriptors are its own */
 	pid_t tid;
 };
 
@@ -88,8 +89,8 @@ long __wrap_syscall(long number, ...)
 	if (number != SYS_getdents64 || !atomic_exchange(&armed, false))
 		return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 	r = __real_syscall(number, a[0], a[1], bytes_before_h());
-	put_byte(thread_a.quit[1]);
-	put_byte(thread_h.quit[1]);
+	CHECK(sem_post(&thread_a.quit) == 0);
+	CHECK(sem_post(&thread_h.quit) == 0);
 	/* Gone from the kernel's list of threads, not just returned. */
 	while (!gone(thread_a.tid) || !gone(thread_h.tid))
 		sched_yield();
@@ -112,7 +113,8 @@ static void *wait_to_quit(void *arg)
 
 	q->tid = (pid_t)__real_syscall(SYS_gettid);
 	put_byte(started[1]);
-	get_byte(q->quit[0]);
+	while (sem_wait(&q->quit) != 0)
+		CHECK(errno == EINTR);
 	return NULL;
 }
 
@@ -159,7 +161,8 @@ int main(void)
 	}
 	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
 	block_only(&winch);
-	CHECK(pipe(handled) == 0 && pipe(started) == 0 && pipe(thread_a.quit) == 0 && pipe(thread_h.quit) == 0);
+	CHECK(pipe(handled) == 0 && pipe(started) == 0);
+	CHECK(sem_init(&thread_a.quit, 0, 0) == 0 && sem_init(&thread_h.quit, 0, 0) == 0);
 	CHECK(pipe(v.in) == 0 && pipe(v.gate) == 0 && pipe(v.back) == 0);
 	CHECK(sigaction(SIGWINCH, &sa, NULL) == 0);
 	fd = sigfd(&winch, SIGFD_SHARE | SIGFD_NONBLOCK);
@@ -191,8 +194,8 @@ int main(void)
 	CHECK(close(fd) == 0);
 	close_pair(handled);
 	close_pair(started);
-	close_pair(thread_a.quit);
-	close_pair(thread_h.quit);
+	sem_destroy(&thread_a.quit);
+	sem_destroy(&thread_h.quit);
 	close_pair(v.in);
 	close_pair(v.gate);
 	close_pair(v.back);

@@ -28,7 +28,7 @@ int main(void)
 		pid_t child = fork();
 		CHECK(child >= 0);
 		if (child == 0)
-			exit(0);
+			_exit(0); /* a sanitizer's exit-time check would need a descriptor */
 		reap_ok(child);
 		CHECK(kill(getpid(), SIGUSR1) == 0);
 		CHECK(read_one(fd).ssi_signo == SIGUSR1);

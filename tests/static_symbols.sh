@@ -24,7 +24,7 @@ got=$(sed -n 's/^ \([A-Za-z0-9_]*\)@Base .*/\1/p' debian/libsigfd0.symbols | sor
 
 # Every internal name the library has, defined again by the program.
 internal=$(nm "$BUILD/lib/libsigfd.a" | awk '$2 ~ /^[tdbr]$/ && $3 ~ /^(share_|sigfd_)[A-Za-z0-9_]*$/ { print $3 }' | sort -u)
-for name in share_lock share_serve share_update share_ctx_open share_ctx_deliver; do
+for name in share_lock share_serve share_sync share_ctx_open share_ctx_deliver; do
 	echo "$internal" | grep -qx "$name" || { echo "$name is no longer in the library: update this test"; exit 1; }
 done
 {

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* With no descriptor free in the program's table: the forwarding thread,
+ * whose table is its own, goes on forwarding; a sigfd_setmask() that must
+ * reach the thread (it opens the thread's wake-up pipe through /proc for a
+ * moment) fails with EMFILE, leaves the mask as it was and the signal it
+ * would have added pending; with one descriptor free again it works, and
+ * the signal is readable when it returns. The user-space backend only. */
+#include <sys/resource.h>
+
+#include "share_util.h"
+
+int main(void)
+{
+	sigset_t usr1 = set_of(SIGUSR1), both = set_of(SIGUSR1);
+	struct rlimit old, full;
+	int fd, spare;
+
+	sigaddset(&both, SIGUSR2);
+	block_only(&both);
+	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
+	fd = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK);
+	CHECK(fd >= 0);
+	spare = dup(fd);
+	CHECK(spare >= 0);
+	CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	full = old;
+	full.rlim_cur = (rlim_t)spare; /* numbers 0..spare-1: every one taken */
+	CHECK(setrlimit(RLIMIT_NOFILE, &full) == 0);
+	CHECK(close(spare) == 0);
+	CHECK(dup(fd) == -1 && errno == EMFILE);
+
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(poll_events(fd, POLLIN, 10000) & POLLIN);
+	CHECK(read_one(fd).ssi_signo == SIGUSR1);
+
+	CHECK(kill(getpid(), SIGUSR2) == 0);
+	errno = 0;
+	CHECK(sigfd_setmask(fd, &both) == -1);
+	CHECK(errno == EMFILE);
+	CHECK(pending_has(SIGUSR2));
+	CHECK(kill(getpid(), SIGUSR1) == 0);
+	CHECK(poll_events(fd, POLLIN, 10000) & POLLIN);
+	CHECK(read_one(fd).ssi_signo == SIGUSR1); /* the mask it had */
+	CHECK(pending_has(SIGUSR2));
+
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	CHECK(sigfd_setmask(fd, &both) == 0);
+	CHECK(poll_events(fd, POLLIN, 0) & POLLIN);
+	CHECK(read_one(fd).ssi_signo == SIGUSR2);
+	CHECK(!pending_has(SIGUSR2));
+	CHECK(close(fd) == 0);
+	return 0;
+}
