@@ -129,9 +129,16 @@ static int open_writer(const struct share *s, int base)
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino) {
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
 		close(fd);
-		errno = EBADF;
+		errno = err;
+		return -1;
+	}
+	if (!S_ISFIFO(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino) {
+		close(fd);
+		errno = EBADF; /* not the caller's pipe: the program closed it meanwhile */
 		return -1;
 	}
 	return share_high_fd(fd, base);

@@ -362,14 +362,16 @@ static int watch(int fd, void *tag)
  * must not keep one open), and its descriptors in it. The wake-up pipe can
  * be opened through /proc by any thread of ours, whatever uid it has
  * taken since (/proc itself lets only this process's threads and its
- * tracers at it). Returns 0, or -1 and errno. */
-static int make_own_table(void)
+ * tracers at it). Returns 0, or -1 and errno; *own says whether the
+ * table is the thread's own (a failed unshare() leaves it the program's). */
+static int make_own_table(bool *own)
 {
 	struct rlimit lim;
 	sigset_t none;
 	int pipefd[2];
 
-	if (unshare(CLONE_FILES) < 0 || syscall(SYS_close_range, 0U, ~0U, 0U) < 0)
+	*own = unshare(CLONE_FILES) == 0;
+	if (!*own || syscall(SYS_close_range, 0U, ~0U, 0U) < 0)
 		return -1;
 	fwd.fd_base = THREAD_FD_BASE;
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur / 2 < THREAD_FD_BASE)
@@ -401,12 +403,20 @@ static void *forward(void *unused)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
 	pid_t me = own_tid();
-	int err = make_own_table() < 0 ? errno : 0;
+	bool own;
+	int err = make_own_table(&own) < 0 ? errno : 0;
 
 	(void)unused;
 	pthread_mutex_lock(&fwd.lock);
 	fwd.tid = me;
 	fwd.start_error = err;
+	if (!err) {
+		/* The share fd that started us is adopted, and what it takes is
+		 * taken, before its caller goes on: no wake-up needed. */
+		share_ctx_adopt(fwd.ep, fwd.fd_base);
+		update_mask();
+		take_batch(SHARE_BATCH);
+	}
 	fwd.started = err == 0;
 	if (err)
 		fwd.running = false;
@@ -459,9 +469,11 @@ static void *forward(void *unused)
 			budget -= got;
 	}
 	/* The table goes with the thread; closed here, the writers hang up at
-	 * once, before the thread is joined. */
-	share_ctx_close_all(fwd.ep);
-	syscall(SYS_close_range, 0U, ~0U, 0U);
+	 * once, before the thread is joined. Never the program's table. */
+	if (own) {
+		share_ctx_close_all(fwd.ep);
+		syscall(SYS_close_range, 0U, ~0U, 0U);
+	}
 	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
@@ -523,8 +535,8 @@ started:
 	 * included): a fork() made then would copy them held. */
 	while (fwd.running && !fwd.started)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
-	if (fwd.started && fwd.running)
-		return 0;
+	if (fwd.started)
+		return 0; /* it may have ended since: the share fd says whether it was adopted */
 	join_ended();
 	errno = fwd.start_error ? fwd.start_error : EAGAIN;
 	return -1;

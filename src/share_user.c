@@ -27,10 +27,11 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 		share_unlock(&call, 0);
 		return -1;
 	}
-	/* Twice at most: a thread ending for exit() in another thread lets
-	 * the share fd go, and the next one adopts it. */
+	/* A thread started for it adopts it as it starts; a running one is
+	 * woken. Twice at most: a thread ending for exit() in another thread
+	 * lets the share fd go, and the next one adopts it. */
 	for (int tries = 0; tries < 2 && share_ctx_waiting(s); tries++)
-		if (share_serve() < 0 || share_sync() < 0) {
+		if (share_serve() < 0 || (share_ctx_waiting(s) && share_sync() < 0)) {
 			err = errno;
 			break;
 		}

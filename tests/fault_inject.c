@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fault injection: the Nth call the library makes to pipe2, signalfd,
- * eventfd, epoll_create1, epoll_ctl, pthread_create, calloc, fcntl or fstat
- * fails with an errno that call can give, for every N the operation reaches,
+ * epoll_create1, epoll_ctl, pthread_create, calloc, fcntl, fstat, open or
+ * unshare fails with an errno that call can give, for every N the operation
+ * reaches,
  * in sigfd() and sigfd_setmask(), local and share mode (the user-space
  * backend), for the first share fd of a process (the thread starts) and a
  * later one. Each failure must give -1 with the injected errno, one that
@@ -9,25 +10,40 @@
  * lose no signal already queued (pending in the kernel, or records already
  * in a share fd); and leave a failed sigfd_setmask()'s mask unchanged.
  * The wrappers are linked with -Wl,--wrap (fuzz/fuzz.mk): only this
- * program sees them, and only calls made by the thread that arms them
- * count, so the forwarding thread runs untouched. */
+ * program sees them. Calls made by the thread that arms them count, and so
+ * do the forwarding thread's while that thread is inside the operation
+ * (the thread makes its own descriptors and adopts each new write end):
+ * its failures reach the caller as the call's errno. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 
 #include "share_util.h"
 
-enum fn { F_PIPE2, F_SIGNALFD, F_EVENTFD, F_EPOLL_CREATE1, F_EPOLL_CTL, F_PTHREAD_CREATE,
-	  F_CALLOC, F_FCNTL, F_FSTAT, F_COUNT };
-static const char *const fn_name[F_COUNT] = { "pipe2", "signalfd", "eventfd", "epoll_create1",
-					      "epoll_ctl", "pthread_create", "calloc", "fcntl",
-					      "fstat" };
+enum fn { F_PIPE2, F_SIGNALFD, F_EPOLL_CREATE1, F_EPOLL_CTL, F_PTHREAD_CREATE,
+	  F_CALLOC, F_FCNTL, F_FSTAT, F_OPEN, F_UNSHARE, F_COUNT };
+static const char *const fn_name[F_COUNT] = { "pipe2", "signalfd", "epoll_create1", "epoll_ctl",
+					      "pthread_create", "calloc", "fcntl", "fstat",
+					      "open", "unshare" };
 
-/* Armed in one thread only: the others never see it. */
-static _Thread_local bool injecting;
+/* Armed in one thread only; the forwarding thread counts too while that
+ * thread is inside the operation. */
+static _Thread_local bool injecting, forwarding;
+static atomic_bool in_operation;
+
+/* A forwarding thread started during the operation is marked before it
+ * runs (it is named only after pthread_create() returns); one already
+ * running is known by its name. */
+static bool forwarder_thread(void)
+{
+	char name[17] = "";
+
+	return forwarding || (prctl(PR_GET_NAME, name) == 0 && strcmp(name, "sigfd-forward") == 0);
+}
 static struct {
 	enum fn fn;
 	unsigned fail_at; /* the call of fn that fails, from 1; 0: none */
@@ -38,7 +54,7 @@ static struct {
 
 static bool fault(enum fn f)
 {
-	if (!injecting)
+	if (!injecting && !(atomic_load(&in_operation) && forwarder_thread()))
 		return false;
 	if (++inj.calls[f] != inj.fail_at || f != inj.fn)
 		return false;
@@ -48,7 +64,6 @@ static bool fault(enum fn f)
 
 int __real_pipe2(int p[2], int flags);
 int __real_signalfd(int fd, const sigset_t *mask, int flags);
-int __real_eventfd(unsigned int count, int flags);
 int __real_epoll_create1(int flags);
 int __real_epoll_ctl(int ep, int op, int fd, struct epoll_event *ev);
 int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg);
@@ -56,6 +71,8 @@ void *__real_calloc(size_t n, size_t size);
 void __real_free(void *p);
 int __real_fcntl(int fd, int cmd, ...);
 int __real_fstat(int fd, struct stat *st);
+int __real_open(const char *path, int flags, ...);
+int __real_unshare(int flags);
 
 #define FAIL_WITH(f, e)                        \
 	do {                                   \
@@ -72,24 +89,34 @@ int __wrap_pipe2(int p[2], int flags)
 	return __real_pipe2(p, flags);
 }
 
-/* A mask change of an existing signalfd cannot fail today (the kernel
- * checks only the fd and the size), but the library has a path for it:
- * failed with EINVAL, the one errno the kernel has for it. */
+/* Only a new signalfd can fail: a mask change of the thread's own cannot
+ * (the kernel checks only the fd and the size), and is not counted. */
 int __wrap_signalfd(int fd, const sigset_t *mask, int flags);
 int __wrap_signalfd(int fd, const sigset_t *mask, int flags)
 {
-	if (fault(F_SIGNALFD)) {
-		errno = inj.fired_err = fd == -1 ? inj.err : EINVAL;
-		return -1;
-	}
+	if (fd == -1)
+		FAIL_WITH(F_SIGNALFD, inj.err);
 	return __real_signalfd(fd, mask, flags);
 }
 
-int __wrap_eventfd(unsigned int count, int flags);
-int __wrap_eventfd(unsigned int count, int flags)
+int __wrap_open(const char *path, int flags, ...);
+int __wrap_open(const char *path, int flags, ...)
 {
-	FAIL_WITH(F_EVENTFD, inj.err);
-	return __real_eventfd(count, flags);
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) ? va_arg(ap, int) : 0;
+	va_end(ap);
+	FAIL_WITH(F_OPEN, inj.err);
+	return __real_open(path, flags, mode);
+}
+
+int __wrap_unshare(int flags);
+int __wrap_unshare(int flags)
+{
+	FAIL_WITH(F_UNSHARE, inj.err);
+	return __real_unshare(flags);
 }
 
 int __wrap_epoll_create1(int flags);
@@ -106,12 +133,30 @@ int __wrap_epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
 	return __real_epoll_ctl(ep, op, fd, ev);
 }
 
+/* The thread started inside an operation: the library's forwarding
+ * thread (it starts one at a time, under its lock). */
+static struct {
+	void *(*start)(void *);
+	void *arg;
+} started;
+
+static void *marked_start(void *unused)
+{
+	(void)unused;
+	forwarding = true;
+	return started.start(started.arg);
+}
+
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg);
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg)
 {
 	if (fault(F_PTHREAD_CREATE))
 		return inj.err; /* it returns the error; errno is not its business */
-	return __real_pthread_create(t, a, f, arg);
+	if (!injecting)
+		return __real_pthread_create(t, a, f, arg);
+	started.start = f;
+	started.arg = arg;
+	return __real_pthread_create(t, a, marked_start, NULL);
 }
 
 /* The library's allocations, to find one it never freed. */
@@ -194,13 +239,18 @@ static const struct fault {
 	{ F_PIPE2, EMFILE, ANYWHERE },         { F_PIPE2, ENFILE, ANYWHERE },
 	{ F_SIGNALFD, EMFILE, ANYWHERE },      { F_SIGNALFD, ENFILE, ANYWHERE },
 	{ F_SIGNALFD, ENOMEM, ANYWHERE },      { F_SIGNALFD, ENODEV, ANYWHERE },
-	{ F_EVENTFD, EMFILE, ANYWHERE },       { F_EVENTFD, ENFILE, ANYWHERE },
-	{ F_EVENTFD, ENOMEM, ANYWHERE },       { F_EPOLL_CREATE1, EMFILE, ANYWHERE },
+	{ F_EPOLL_CREATE1, EMFILE, ANYWHERE },
 	{ F_EPOLL_CREATE1, ENFILE, ANYWHERE }, { F_EPOLL_CREATE1, ENOMEM, ANYWHERE },
 	{ F_EPOLL_CTL, ENOMEM, ANYWHERE },     { F_EPOLL_CTL, ENOSPC, ANYWHERE },
 	{ F_PTHREAD_CREATE, EAGAIN, ANYWHERE }, { F_CALLOC, ENOMEM, ANYWHERE },
 	{ F_FCNTL, EBADF, IN_SETMASK },        { F_FSTAT, ENOMEM, IN_OPEN },
 	{ F_FSTAT, EBADF, IN_SETMASK },
+	/* The thread moves its descriptors up with F_DUPFD. */
+	{ F_FCNTL, EMFILE, IN_OPEN },
+	/* Reaching the thread through /proc, and its adopting a write end. */
+	{ F_OPEN, EMFILE, ANYWHERE },          { F_OPEN, ENFILE, ANYWHERE },
+	{ F_OPEN, ENOMEM, ANYWHERE },          { F_OPEN, ENOENT, ANYWHERE },
+	{ F_UNSHARE, ENOMEM, IN_OPEN },
 };
 static int where_now;
 
@@ -209,12 +259,14 @@ static bool open_errno_listed(int e, bool share)
 {
 	if (e == EINVAL || e == EMFILE || e == ENFILE || e == ENOMEM || e == ENODEV)
 		return true;
-	return share && (e == ENOSYS || e == EACCES || e == EAGAIN || e == ENOBUFS || e == ENOSPC);
+	return share && (e == ENOSYS || e == EACCES || e == EAGAIN || e == ENOBUFS || e == ENOSPC ||
+			 e == ENOENT || e == EBADF);
 }
 
 static bool setmask_errno_listed(int e)
 {
-	return e == EBADF || e == EINVAL || e == EPERM;
+	return e == EBADF || e == EINVAL || e == EPERM || e == EMFILE || e == ENFILE ||
+	       e == ENOMEM || e == ENOENT;
 }
 
 /* What a failure must leave as it was. */
@@ -375,10 +427,12 @@ static void first_open(bool inject)
 
 	queue_self();
 	snap(&before);
+	atomic_store(&in_operation, true);
 	injecting = true;
 	fd = sigfd(&usr1_rt, share_flag | SIGFD_NONBLOCK);
 	err = errno;
 	injecting = false;
+	atomic_store(&in_operation, false);
 	if (fd < 0) {
 		EXPECT(inject && inj.fired_err, "sigfd failed with nothing injected: %s",
 		       strerror(err));
@@ -410,10 +464,12 @@ static void later_open(bool inject)
 	settle(keeper, &usr1_rt);
 	CHECK(kill(getpid(), SIGUSR2) == 0);
 	snap(&before);
+	atomic_store(&in_operation, true);
 	injecting = true;
 	fd = sigfd(&usr2, share_flag | SIGFD_NONBLOCK);
 	err = errno;
 	injecting = false;
+	atomic_store(&in_operation, false);
 	if (fd < 0) {
 		EXPECT(inject && inj.fired_err, "sigfd failed with nothing injected: %s",
 		       strerror(err));
@@ -442,10 +498,12 @@ static void change_mask(bool inject)
 	sigaddset(&wider, SIGUSR2);
 	CHECK(kill(getpid(), SIGUSR2) == 0);
 	snap(&before);
+	atomic_store(&in_operation, true);
 	injecting = true;
 	rc = sigfd_setmask(keeper, &wider);
 	err = errno;
 	injecting = false;
+	atomic_store(&in_operation, false);
 	if (rc < 0) {
 		EXPECT(inject && inj.fired_err, "sigfd_setmask failed with nothing injected: %s",
 		       strerror(err));
