@@ -439,8 +439,10 @@ static void *forward(void *unused)
 			else
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
-		/* New share fds come with a wake-up. */
-		if (woken) {
+		/* New share fds come with a wake-up, and with a catch-up asked
+		 * for under the lock they were listed under: one that is asked
+		 * for adopts them, so that it takes what they take too. */
+		if (woken || fwd.done != fwd.asked) {
 			drain_wake();
 			share_ctx_adopt(fwd.ep, fwd.fd_base);
 		}
