@@ -224,14 +224,19 @@ unsigned share_ctx_batch(void)
 	return batch;
 }
 
+static void close_writer(struct share *s, int ep)
+{
+	epoll_ctl(ep, EPOLL_CTL_DEL, s->writer, NULL);
+	close(s->writer);
+	s->writer = -1;
+	s->room = 0;
+}
+
 /* Close its writer and let it go. One whose caller is still handing it over
  * stays listed, not adopted, for that caller to take back. */
 static void remove_share(struct share *gone, int ep)
 {
-	epoll_ctl(ep, EPOLL_CTL_DEL, gone->writer, NULL);
-	close(gone->writer);
-	gone->writer = -1;
-	gone->room = 0;
+	close_writer(gone, ep);
 	if (gone->handoff >= 0) {
 		gone->tried = false; /* a thread started next may adopt it */
 		return;
@@ -528,10 +533,7 @@ void share_ctx_close_all(int ep)
 {
 	for (struct share *s = live; s; s = s->next)
 		if (s->writer >= 0) {
-			epoll_ctl(ep, EPOLL_CTL_DEL, s->writer, NULL);
-			close(s->writer);
-			s->writer = -1;
-			s->room = 0;
+			close_writer(s, ep);
 			/* Left listed, adopted by no thread: sigfd_setmask() still
 			 * knows it (exit() in another thread); one being handed
 			 * over may be adopted by the next thread. */
