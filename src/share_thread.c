@@ -73,6 +73,7 @@ static struct {
 	bool exiting;         /* exit(): take what is pending, then stop */
 	bool leader_gone;     /* the main thread called pthread_exit() */
 	bool joinable;        /* thread is a thread of this process not joined yet */
+	bool exit_ran;        /* our destructor has run: nothing joins a thread after it */
 	unsigned asked, done; /* catch-ups asked for by share_sync(), and made */
 	unsigned starts;      /* threads started so far */
 	pthread_t thread;
@@ -117,6 +118,7 @@ static void start_over(void)
 {
 	share_ctx_forget();
 	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = fwd.started = false;
+	fwd.exit_ran = false;
 	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
@@ -480,6 +482,12 @@ static void *forward(void *unused)
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
 	fwd.running = false;
+	/* Started by another thread while exit() runs, it would be left
+	 * ended and never joined. */
+	if (fwd.exit_ran && fwd.joinable) {
+		pthread_detach(pthread_self());
+		fwd.joinable = false;
+	}
 	pthread_cond_broadcast(&fwd.moved);
 	pthread_mutex_unlock(&fwd.lock);
 	return NULL;
@@ -642,6 +650,7 @@ __attribute__((destructor)) static void share_at_exit(void)
 				pthread_cond_wait(&fwd.moved, &fwd.lock);
 	}
 	join_ended();
+	fwd.exit_ran = true;
 	share_ctx_reap();
 	share_unlock(&call, 1);
 }
