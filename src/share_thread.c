@@ -628,13 +628,15 @@ __attribute__((constructor)) static void share_init(void)
 
 /* exit(): the thread writes the records of what is pending before the
  * writers close with the process; the lock is left free for any later
- * destructor or fork(). Nothing of ours runs in a process that only
- * inherited the state. */
+ * destructor or fork(). A process that has not used the state yet marks
+ * that exit() is under way too; nothing of ours runs in one that only
+ * inherited it. */
 __attribute__((destructor)) static void share_at_exit(void)
 {
 	struct share_call call;
+	pid_t was = atomic_load(&owner);
 
-	if (atomic_load(&owner) != getpid())
+	if (was != getpid() && was != 0)
 		return;
 	share_lock(&call);
 	if (fwd.running && fwd.started && !pthread_equal(pthread_self(), fwd.thread)) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A share fd opened by another thread after exit() has run the library's
- * destructor: it still gets the creator's signals, and the forwarding
- * thread started for it is not left for exit to find finished and never
- * joined (ThreadSanitizer reports that as a thread leak). */
+ * destructor, in a process that had one before and in one that had none:
+ * it still gets the creator's signals, and the forwarding thread started
+ * for it is not left for exit to find finished and never joined
+ * (ThreadSanitizer reports that as a thread leak). */
 #include <pthread.h>
 
 #include "share_util.h"
@@ -39,26 +40,44 @@ __attribute__((destructor(101))) static void after_library_destructor(void)
 	get_byte(done[0]);
 }
 
-int main(void)
+/* Run as a fresh program (exec'ed), so that a process which has never
+ * used the library, nor forked, is covered too. */
+static void exit_with_late_opener(int used_before)
 {
 	sigset_t usr1 = set_of(SIGUSR1);
-	pid_t child;
+	pthread_t t;
+
+	leak_check_off(); /* the pipes and the kept share fd go with exit() */
+	if (used_before)
+		CHECK(sigfd(&usr1, SIGFD_SHARE) >= 0); /* kept: a thread runs as exit() begins */
+	CHECK(pipe(go) == 0 && pipe(done) == 0);
+	CHECK(pthread_create(&t, NULL, open_late, NULL) == 0);
+	CHECK(pthread_detach(t) == 0);
+	exit(3);
+}
+
+static void run(const char *self, const char *how)
+{
+	pid_t child = fork();
 	int status;
 
-	block_only(&usr1);
-	child = fork();
 	CHECK(child >= 0);
 	if (child == 0) {
-		pthread_t t;
-		int keep = sigfd(&usr1, SIGFD_SHARE); /* a thread runs as exit() begins */
-
-		CHECK(keep >= 0);
-		CHECK(pipe(go) == 0 && pipe(done) == 0);
-		CHECK(pthread_create(&t, NULL, open_late, NULL) == 0);
-		CHECK(pthread_detach(t) == 0);
-		exit(3);
+		execl(self, self, how, (char *)NULL);
+		_exit(127);
 	}
 	CHECK(waitpid(child, &status, 0) == child);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+}
+
+int main(int argc, char **argv)
+{
+	sigset_t usr1 = set_of(SIGUSR1);
+
+	if (argc == 2)
+		exit_with_late_opener(strcmp(argv[1], "used") == 0);
+	block_only(&usr1);
+	run(argv[0], "used");
+	run(argv[0], "unused");
 	return 0;
 }
