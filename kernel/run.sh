@@ -164,7 +164,8 @@ cache_key() {
 	{
 		echo "recipe $BUILD_RECIPE $PKG $PKGVER ${flavour:-plain}"
 		config_options
-		[ -z "$series" ] || for p in "$series"/*.patch; do cat "$p"; done
+		# The cover letter is not built: editing it rebuilds nothing.
+		[ -z "$series" ] || for p in $(series_patches); do cat "$p"; done
 	} | sha256sum | cut -c1-16
 }
 
