@@ -200,6 +200,8 @@ uninstall:
 	    rm -f $(INSTALL_RECORD); fi
 
 # Also what Kbuild leaves in kmod/ (make kmod, make check's guest tier).
+# The kernel cache outside the work tree (/var/cache/sigfd-kernels or
+# SIGFD_KERNEL_CACHE: kernel/run.sh) stays: make kcache-clean empties it.
 clean:
 	rm -rf build
 	cd kmod && rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers .tmp_versions .*.o.d

@@ -12,8 +12,12 @@
 #         and loaded (kmod/guest-run.sh, KMOD_KERNEL=debug)
 # A guest fails on a failed test and on any kernel report in its dmesg
 # (KASAN, lockdep, BUG:, WARNING:, ODEBUG, RCU stall, hung task), each put
-# down to the test it came in. Both kernels are cached under a key of the
-# source version, the series and the option set (build/kpatch/*-debug/).
+# down to the test it came in. Both kernels are kept in the kernel cache
+# outside the work tree, shared by every checkout (SIGFD_KERNEL_CACHE, by
+# default /var/cache/sigfd-kernels/6.12-debug/ and 6.1-debug/, the latter
+# with its build tree), under a key of the source version, the series and
+# the option set (kernel/run.sh); each step first says "cache hit" or
+# "cold build" and the key.
 #
 #   sh kernel/kdebug.sh            build (or reuse) both kernels, run both guests
 #   sh kernel/kdebug.sh --missing  print the missing host packages, exit 1 if any
@@ -42,20 +46,27 @@ esac
 status=0 summary=
 for k in ${KDEBUG_ONLY:-6.12 6.1}; do
 	t0=$(date +%s)
+	# What kernel/run.sh will find in the cache: "hit KEY ENTRY" or "cold ...".
+	case $k in 6.12|6.1)
+		st=$(KPATCH_KERNEL=$k KPATCH_FLAVOUR=debug sh kernel/run.sh --status) || st=
+		# shellcheck disable=SC2086 # three words
+		set -- ${st:-unknown - -}
+		case $1 in hit) cache="cache hit, key $2" ;; cold) cache="cold build, key $2" ;; *) cache="cache: $*" ;; esac
+	esac
 	case $k in
 	6.12)
 		what="6.12 + kernel/6.12/"
-		stage "$what: debug kernel, then its guest"
+		stage "$what: debug kernel ($cache: $3), then its guest"
 		KPATCH_KERNEL=6.12 KPATCH_FLAVOUR=debug sh kernel/run.sh && verdict=PASS || verdict=FAIL ;;
 	6.1)
 		what="6.1 + kmod/sigfd.ko"
-		stage "$what: debug kernel and module, then its guest"
+		stage "$what: debug kernel ($cache: $3) and module, then its guest"
 		KMOD_KERNEL=debug sh kmod/guest-run.sh && verdict=PASS || verdict=FAIL ;;
 	*) echo "kdebug: KDEBUG_ONLY: 6.12 and/or 6.1" >&2; exit 2 ;;
 	esac
 	[ "$verdict" = PASS ] || status=1
 	summary="$summary
-kdebug: $verdict $what ($(( $(date +%s) - t0 )) s, kernel build included when not cached)"
+kdebug: $verdict $what ($(( $(date +%s) - t0 )) s, $cache)"
 done
 printf '%s\n' "${summary#?}"
 exit $status

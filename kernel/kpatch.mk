@@ -2,7 +2,9 @@
 # The patched-kernel tier (included by the top Makefile): kernel/<version>/
 # is a patch series adding SFD_CREATOR to fs/signalfd.c; see docs/kernel.md.
 #   make kpatch            fetch Debian's linux-source-6.12, apply the series,
-#                          build the guest kernel (cached by series + config)
+#                          build the guest kernel (cached by series + config
+#                          outside the work tree: /var/cache/sigfd-kernels,
+#                          SIGFD_KERNEL_CACHE; see kernel/run.sh)
 #   make kpatch-check      that, then boot it under QEMU and run the series'
 #                          selftest, tests/share_*.c and the module tests in
 #                          kernel/kmod-tests, all with SIGFD_BACKEND=native
@@ -13,8 +15,12 @@
 #   make kdebug-check      the debug-kernel tier: 6.12 + series and 6.1 + the
 #                          module under KASAN, lockdep and debug objects, the
 #                          guest suites plus kernel/stress/ (kernel/kdebug.sh)
+#   make kcache            the kernel cache's directory and its entries (key,
+#                          last use, size, build times)
+#   make kcache-clean      empty the kernel cache (make clean leaves it alone:
+#                          it is shared by every checkout and CI's clones)
 # Knobs: see kernel/run.sh (KPATCH_ONLY, KPATCH_SMP, KPATCH_JOBS, ...).
-.PHONY: kpatch kpatch-check kpatch-bench kdebug-check
+.PHONY: kpatch kpatch-check kpatch-bench kdebug-check kcache kcache-clean
 kpatch:
 	sh kernel/run.sh --build
 
@@ -23,6 +29,12 @@ kpatch-check:
 
 kdebug-check:
 	sh kernel/kdebug.sh
+
+kcache:
+	sh kernel/run.sh --cache
+
+kcache-clean:
+	sh kernel/run.sh --cache-clean
 
 kpatch-bench: bench-static
 	KPATCH_ONLY=none KPATCH_EXTRA=$(B)-static/bench/sigfd-bench \

@@ -8,18 +8,38 @@
 # module's semantic tests listed in kernel/kmod-tests,
 # tests/errors_native_absent.c (its branch for a kernel with the flag), and
 # in suite "model" fuzz/model_diff (share mode against the kernel backends'
-# model) and fuzz/soak. The built kernel and
-# selftest are cached under the hash of the source package version, the
-# series, the options and this script's build recipe, so a rerun boots at once.
+# model) and fuzz/soak.
 # KPATCH_FLAVOUR=debug adds kernel/config.debug (KASAN, lockdep, debug
-# objects: make kdebug-check) and builds under build/kpatch/<version>-debug.
-# KPATCH_KERNEL=6.1 (--build only) is Debian's linux-source-6.1 unpatched,
-# with kernel/config.module too, its build tree kept for building
-# kmod/sigfd.ko against it (kmod/guest-run.sh with KMOD_KERNEL=debug).
+# objects: make kdebug-check). KPATCH_KERNEL=6.1 (--build only) is Debian's
+# linux-source-6.1 unpatched, with kernel/config.module too, its build tree
+# kept for building kmod/sigfd.ko against it (kmod/guest-run.sh with
+# KMOD_KERNEL=debug).
+#
+# The kernel cache, outside the work tree (as ccache's), so that every
+# checkout and every fresh clone (CI) shares it: SIGFD_KERNEL_CACHE, else
+# /var/cache/sigfd-kernels when writable (root), else
+# ${XDG_CACHE_HOME:-~/.cache}/sigfd-kernels. An entry,
+# <cache>/<version>[-debug]/<key>/, holds bzImage, config, the selftest,
+# times, inputs and, for 6.1, `tree`: the path of the kept build tree,
+# <cache>/<version>-debug/tree-<key>/ (built where it stays: its Makefiles
+# name their own paths). The key is a hash of the source package version,
+# the series' patches (not the cover letter), the option set and
+# BUILD_RECIPE below, so a change to any of them builds anew. An entry
+# appears whole or not at all: it is put together in .tmp-<key>/ and renamed
+# into place under the key's lock (<key>.lock, also its last use: mtime); an
+# interrupted build of the same key resumes in work-<key>/ (tree-<key>/).
+# Per version and flavour the SIGFD_KERNEL_CACHE_KEEP (3) keys used last
+# are kept, older ones removed when a build ends. The source .debs are kept
+# in <cache>/dl/, one version a package. make clean leaves the cache alone:
+# `make kcache-clean` (sh kernel/run.sh --cache-clean) empties it.
 #
 #   sh kernel/run.sh            build (or reuse), boot, run, report
 #   sh kernel/run.sh --build    build (or reuse) the kernel only, print its
-#                               cache directory (bzImage, config, times, tree)
+#                               cache entry (bzImage, config, times, tree)
+#   sh kernel/run.sh --status   print "hit KEY ENTRY" or "cold KEY ENTRY"
+#                               (what --build would do), build nothing
+#   sh kernel/run.sh --cache    print the cache's directory and its entries
+#   sh kernel/run.sh --cache-clean  remove every entry not in use, and the .debs
 #   sh kernel/run.sh --missing  print the missing host packages, exit 1 if any
 #
 # Environment:
@@ -30,7 +50,12 @@
 #   KPATCH_FLAVOUR=debug      the debug kernel (kernel/config.debug); the guest
 #                             gets 1 GiB and kasan_multi_shot, no panic_on_warn
 #                             (the whole dmesg is judged at the end)
-#   KPATCH_BUILD=build/kpatch where everything goes (per kernel version below)
+#   KPATCH_BUILD=build/kpatch where each run's own files go (per kernel version
+#                             below: guest programs, initramfs, console and
+#                             build logs); the kernels go to the cache above
+#   SIGFD_KERNEL_CACHE=dir    the kernel cache (default above); relative: to
+#                             the top directory
+#   SIGFD_KERNEL_CACHE_KEEP=3 keys kept per kernel version and flavour
 #   KPATCH_ONLY='selftest/* share/*'  run only the tests matching these patterns
 #   KPATCH_EXTRA='prog ...'   more static programs copied to /x in the guest
 #   KPATCH_EXTRA_RUN='cmd; cmd'  commands run after the tests (default: each
@@ -48,6 +73,7 @@
 #   KPATCH_NO_INSTALL=1       never apt-get install, even as root
 #   KPATCH_DEV=dir            for work on the series: boot dir/bzImage and run
 #                             dir/signalfd_creator_test instead of the cached build
+#                             (copied to $KPATCH_BUILD/<version>/dev, never cached)
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -68,6 +94,23 @@ mode=${1:-run}
 # 6.1 is the module's kernel: no series, its build tree kept for kmod/.
 series=$top/kernel/$ver
 [ "$ver" = 6.1 ] && series=
+
+# The kernel cache (see the top): $CACHE, this version and flavour's
+# directory $vdir in it, the .debs in $dl.
+cache_dirs() {
+	want=${SIGFD_KERNEL_CACHE:-/var/cache/sigfd-kernels}
+	case $want in /*) ;; *) want=$top/$want ;; esac
+	if mkdir -p "$want" 2>/dev/null && [ -w "$want" ]; then
+		CACHE=$want
+	else
+		CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/sigfd-kernels
+		[ -z "${SIGFD_KERNEL_CACHE:-}" ] || note "SIGFD_KERNEL_CACHE=$want is not writable: using $CACHE"
+		mkdir -p "$CACHE" || die "cannot create the kernel cache $CACHE"
+	fi
+	vdir=$CACHE/$ver${flavour:+-$flavour}
+	dl=$CACHE/dl
+	mkdir -p "$vdir" "$dl"
+}
 
 # Each stage's line also goes to make check's output as it happens (a
 # descriptor from tests/run-all: "# progress: shown" in tests/kpatch_guest.sh).
@@ -130,26 +173,41 @@ pkg_version() {
 	v=$(apt-cache $APT_OPTS policy "$PKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')
 	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
 		# No apt lists: a .deb fetched earlier will do.
-		deb=$(ls "$out"/dl/"${PKG}"_*.deb 2>/dev/null | sort -V | tail -n 1)
+		deb=$(ls "$dl"/"${PKG}"_*.deb 2>/dev/null | sort -V | tail -n 1)
 		[ -n "$deb" ] || die "apt knows no $PKG (apt-get update?)"
 		v=$(dpkg-deb -f "$deb" Version)
 	fi
 	echo "$v"
 }
 
+# The .deb, in the cache's dl/ (one version a package, shared by both
+# flavours and every checkout): downloaded into a directory of its own, then
+# renamed into place, under dl/'s lock.
 fetch_source() {
-	deb=$(ls "$out"/dl/"${PKG}_$(echo "$PKGVER" | sed 's/:/%3a/')"_*.deb 2>/dev/null | head -n 1)
-	[ -n "$deb" ] && return 0
-	mkdir -p "$out/dl"
-	rm -f "$out"/dl/*.deb
-	# shellcheck disable=SC2086
-	size=$(apt-cache $APT_OPTS show "$PKG=$PKGVER" 2>/dev/null | sed -n 's/^Size: //p' | head -n 1)
-	note "downloading $PKG $PKGVER${size:+ ($((size / 1000000)) MB)}"
-	# shellcheck disable=SC2086
-	(cd "$out/dl" && apt-get $APT_OPTS download "$PKG=$PKGVER" 2>&1) |
-		grep -v -e '_apt' -e 'sandbox' >&2 || true
-	deb=$(ls "$out"/dl/"${PKG}"_*.deb 2>/dev/null | head -n 1)
-	[ -n "$deb" ] || die "cannot download $PKG $PKGVER"
+	# shellcheck disable=SC2086 # $pattern is a glob
+	pattern="${PKG}_$(echo "$PKGVER" | sed 's/:/%3a/')_*.deb"
+	deb=$(ls "$dl"/$pattern 2>/dev/null | head -n 1)
+	[ -n "$deb" ] && { note "source $(basename "$deb") from the cache"; return 0; }
+	exec 7>>"$dl/.lock"
+	flock 7
+	deb=$(ls "$dl"/$pattern 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		rm -rf "$dl/.tmp-$PKG"
+		mkdir -p "$dl/.tmp-$PKG"
+		# shellcheck disable=SC2086
+		size=$(apt-cache $APT_OPTS show "$PKG=$PKGVER" 2>/dev/null | sed -n 's/^Size: //p' | head -n 1)
+		note "downloading $PKG $PKGVER${size:+ ($((size / 1000000)) MB)} into $dl"
+		# shellcheck disable=SC2086
+		(cd "$dl/.tmp-$PKG" && apt-get $APT_OPTS download "$PKG=$PKGVER" 2>&1) |
+			grep -v -e '_apt' -e 'sandbox' >&2 || true
+		new=$(ls "$dl/.tmp-$PKG"/$pattern 2>/dev/null | head -n 1)
+		[ -n "$new" ] || { rm -rf "$dl/.tmp-$PKG"; die "cannot download $PKG $PKGVER"; }
+		rm -f "$dl/${PKG}"_*.deb
+		mv "$new" "$dl/"
+		rm -rf "$dl/.tmp-$PKG"
+		deb=$(ls "$dl"/$pattern | head -n 1)
+	fi
+	exec 7>&-
 }
 
 # The patches of the series, without the cover letter (0000-*).
@@ -244,34 +302,102 @@ unpack_patch_configure() {
 	t2=$(now)
 }
 
-build_kernel() {
-	cache=$out/cache/$KEY
-	if [ -n "${KPATCH_DEV:-}" ]; then
-		mkdir -p "$cache"
-		cp "$KPATCH_DEV/bzImage" "$KPATCH_DEV/signalfd_creator_test" "$cache/"
-		note "KPATCH_DEV: using $KPATCH_DEV (not a tested build of the series)"
-		return 0
+# The key's lock on descriptor 8: -s while the entry is used (booted, or
+# its tree built against), -x while it is built. An eviction removes a
+# key's lock file while holding it: a lock taken on a file no longer there
+# is taken again. Its mtime is the key's last use.
+lock_key() {
+	while :; do
+		exec 8>>"$vdir/$KEY.lock"
+		if ! flock -n "$1" 8; then
+			note "kernel cache: key $KEY is being built (or used) by another run: waiting for it"
+			flock "$1" 8
+		fi
+		[ "$(stat -c %d:%i "$vdir/$KEY.lock" 2>/dev/null)" = "$(stat -L -c %d:%i /proc/$$/fd/8)" ] &&
+			break
+	done
+	touch "$vdir/$KEY.lock"
+}
+
+# A whole entry: what the guests and kmod/ need is there.
+entry_ok() {
+	[ -s "$entry/bzImage" ] || return 1
+	if [ -n "$series" ]; then
+		[ -x "$entry/signalfd_creator_test" ]
+	else
+		[ -f "$(cat "$entry/tree" 2>/dev/null)/obj/Module.symvers" ]
 	fi
-	if [ -s "$cache/bzImage" ] && { [ -x "$cache/signalfd_creator_test" ] ||
-		[ -f "$(cat "$cache/tree" 2>/dev/null)/obj/Module.symvers" ]; }; then
-		note "cached kernel $cache (source $PKGVER${series:+, series $(series_patches | wc -l) patches}${flavour:+, $flavour flavour})"
+}
+
+# Every key under the version directory $1, "LAST-USE KEY", last used first.
+cache_keys() {
+	for f in "$1"/* "$1"/.tmp-*; do
+		[ -e "$f" ] || continue
+		k=${f##*/} && k=${k#.tmp-} && k=${k#work-} && k=${k#tree-} && k=${k%.lock}
+		case $k in ????????????????) ;; *) continue ;; esac
+		case $k in *[!0-9a-f]*) continue ;; esac
+		echo "$(stat -c %Y "$1/$k.lock" 2>/dev/null || echo 0) $k"
+	done | sort -k1,1nr -k2,2 | awk '!seen[$2]++'
+}
+
+# Removes key $2 of version directory $1 (entry, build, tree, lock) unless a
+# run holds its lock.
+cache_remove() {
+	flock -n -x "$1/$2.lock" rm -rf "$1/$2" "$1/.tmp-$2" "$1/work-$2" "$1/tree-$2" "$1/$2.lock"
+}
+
+# Keeps the SIGFD_KERNEL_CACHE_KEEP keys of this version and flavour used last.
+cache_evict() {
+	keep=${SIGFD_KERNEL_CACHE_KEEP:-3}
+	cache_keys "$vdir" | sed -n "$((keep + 1)),\$p" | while read -r used k; do
+		[ "$k" = "$KEY" ] && continue
+		if cache_remove "$vdir" "$k"; then
+			note "kernel cache: removed key $k of $(basename "$vdir") (last used $(date -u -d "@$used" +%F), $keep newer kept)"
+		fi
+	done
+}
+
+build_kernel() {
+	if [ -n "${KPATCH_DEV:-}" ]; then
+		entry=$out/dev
+		rm -rf "$entry"
+		mkdir -p "$entry"
+		cp "$KPATCH_DEV/bzImage" "$KPATCH_DEV/signalfd_creator_test" "$entry/"
+		note "KPATCH_DEV: using $KPATCH_DEV (not a tested build of the series, not cached)"
 		return 0
 	fi
 	[ -z "$series" ] || [ -n "$(series_patches 2>/dev/null)" ] || die "no series in ${series#"$top"/}"
-	stage "download $PKG $PKGVER"
-	fetch_source
-	t0=$(now)
+	what="$PKG $PKGVER${series:+ + series of $(series_patches | wc -l) patches}${flavour:+, $flavour flavour}"
+	lock_key -s
+	if entry_ok; then
+		note "kernel cache: hit, key $KEY ($what): $entry"
+		return 0
+	fi
+	lock_key -x
+	if entry_ok; then
+		note "kernel cache: hit, key $KEY ($what, built by another run meanwhile): $entry"
+		lock_key -s
+		return 0
+	fi
 	# The module's kernel keeps its tree (kmod/ is built against it) where
 	# it was built: the tree's Makefiles name their own paths. A build of
 	# the same key that was interrupted after configuring goes on where it
 	# stopped (make is incremental): a debug kernel takes long.
-	work=$out/work/$KEY targets=bzImage
-	[ -z "$series" ] && work=$out/tree/$KEY targets="bzImage modules"
+	work=$vdir/work-$KEY targets=bzImage
+	[ -z "$series" ] && work=$vdir/tree-$KEY targets="bzImage modules"
 	if [ -f "$work/configured" ]; then
-		stage "resuming the interrupted build in ${work#"$top"/}"
+		note "kernel cache: miss, key $KEY ($what): resuming the interrupted build in $work"
+	else
+		note "kernel cache: miss, key $KEY ($what): cold build into $entry"
+	fi
+	stage "download $PKG $PKGVER"
+	fetch_source
+	t0=$(now)
+	if [ -f "$work/configured" ]; then
+		stage "resuming the interrupted build in $work"
 		t1=$t0 t2=$t0
 	else
-		rm -rf "$out/work" "$work"
+		rm -rf "$work"
 		mkdir -p "$work/src"
 		unpack_patch_configure
 	fi
@@ -286,29 +412,79 @@ build_kernel() {
 		die "the kernel build has warnings (log: ${log#"$top"/})"
 	fi
 	t3=$(now)
-	mkdir -p "$cache.tmp"
+	# The entry is put together beside its place, then renamed into it: a
+	# run never sees half of one, whatever stops this one.
+	tmp=$vdir/.tmp-$KEY
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
 	if [ -n "$series" ]; then
 		st=$work/src/tools/testing/selftests/signalfd
 		gcc -static -Wall -Werror -O2 -g -pthread \
-			-o "$cache.tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
+			-o "$tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
 			die "cannot build the selftest"
 	fi
-	cp "$work/obj/arch/x86/boot/bzImage" "$cache.tmp/bzImage"
-	cp "$work/obj/.config" "$cache.tmp/config"
+	cp "$work/obj/arch/x86/boot/bzImage" "$tmp/bzImage"
+	cp "$work/obj/.config" "$tmp/config"
 	printf 'unpack %ss, configure %ss, build %ss, load %s\n' $((t1 - t0)) $((t2 - t1)) $((t3 - t2)) \
-		"$(cut -d' ' -f1-3 /proc/loadavg)" >"$cache.tmp/times"
-	rm -rf "$cache"
-	mv "$cache.tmp" "$cache"
-	if [ -n "$series" ]; then
-		rm -rf "$out/work"
-	else
+		"$(cut -d' ' -f1-3 /proc/loadavg)" >"$tmp/times"
+	{
+		echo "key $KEY: recipe $BUILD_RECIPE $PKG $PKGVER ${flavour:-plain}"
+		[ -z "$series" ] || for p in $(series_patches); do
+			echo "patch $(sha256sum <"$p" | cut -c1-16) ${p#"$top"/}"
+		done
+		echo "options $(config_options | tr '\n' ' ')"
+		echo "built $(date -u +%FT%TZ) from $top"
+	} >"$tmp/inputs"
+	if [ -z "$series" ]; then
 		# External modules need the headers, the scripts, objtool and
 		# Module.symvers, not the kernel's objects.
 		find "$work/obj" -name '*.o' ! -path "$work/obj/scripts/*" ! -path "$work/obj/tools/*" -delete
-		rm "$work/configured"
-		echo "$work" >"$cache/tree"
+		echo "$work" >"$tmp/tree"
 	fi
-	note "built $PKG $PKGVER${series:+ + series}${flavour:+ ($flavour)} in $((t3 - t0))s (unpack $((t1 - t0))s, build $((t3 - t2))s); cached as $KEY"
+	rm -rf "$entry"
+	mv -T "$tmp" "$entry"
+	if [ -n "$series" ]; then
+		rm -rf "$work"
+	else
+		rm "$work/configured"
+	fi
+	note "built $PKG $PKGVER${series:+ + series}${flavour:+ ($flavour)} in $((t3 - t0))s (unpack $((t1 - t0))s, build $((t3 - t2))s); cached as key $KEY in $entry"
+	lock_key -s
+	cache_evict
+}
+
+# sh kernel/run.sh --cache: the cache's directory, each entry with its last
+# use, size and build times.
+cache_list() {
+	echo "kernel cache: $CACHE"
+	for d in "$CACHE"/*/; do
+		d=${d%/}
+		[ "${d##*/}" = dl ] && continue
+		cache_keys "$d" | while read -r used k; do
+			size=$(du -sc "$d/$k" "$d/tree-$k" "$d/work-$k" 2>/dev/null | tail -n 1 | cut -f1)
+			state=entry
+			[ -d "$d/$k" ] || state="unfinished build"
+			printf '  %s/%s  last used %s  %s MB  %s%s\n' "${d##*/}" "$k" \
+				"$(date -u -d "@$used" '+%F %T')" $((size / 1024)) "$state" \
+				"$(cat "$d/$k/times" 2>/dev/null | sed 's/^/: /')"
+		done
+	done
+	ls "$CACHE"/dl/*.deb 2>/dev/null | sed 's|.*/|  dl/|'
+}
+
+# sh kernel/run.sh --cache-clean: every key no run is using, and the .debs.
+cache_clean() {
+	for d in "$CACHE"/*/; do
+		d=${d%/}
+		[ "${d##*/}" = dl ] && continue
+		cache_keys "$d" | while read -r _ k; do
+			cache_remove "$d" "$k" || note "kernel cache: ${d##*/}/$k is in use: kept"
+		done
+		rmdir "$d" 2>/dev/null || true
+	done
+	flock -n -x "$CACHE/dl/.lock" sh -c 'rm -rf "$1"/*.deb "$1"/.tmp-*' sh "$CACHE/dl" ||
+		note "kernel cache: a download is under way: dl/ kept"
+	echo "kernel cache: $CACHE emptied"
 }
 
 # The guest: a debug kernel runs slower, needs room for KASAN's shadow, and
@@ -338,7 +514,7 @@ build_programs() {
 	for name in $(grep -v '^#' kernel/kmod-tests); do
 		cp "kmod/tests/$name.c" "$out/obj/kmod/" || die "kernel/kmod-tests: no kmod/tests/$name.c"
 	done
-	cp "$out/cache/$KEY/signalfd_creator_test" "$out/root/t/selftest/"
+	cp "$entry/signalfd_creator_test" "$out/root/t/selftest/"
 	# tests/errors_native_absent.c: its branch for a kernel with the flag.
 	for src in "$out"/obj/kmod/*.c tests/share_*.c tests/errors_native_absent.c; do
 		[ -f "$src" ] || continue
@@ -367,7 +543,7 @@ build_initramfs() {
 }
 
 run_guest() {
-	guest_boot "$GUEST_TIMEOUT" "${KPATCH_SMP:-2}" "$GUEST_MEM" "$out/cache/$KEY/bzImage" "$BOOT_ARGS"
+	guest_boot "$GUEST_TIMEOUT" "${KPATCH_SMP:-2}" "$GUEST_MEM" "$entry/bzImage" "$BOOT_ARGS"
 	set +e
 	guest_judge kernel/share-known-differences 0
 	verdict=$?
@@ -383,12 +559,25 @@ case $mode in
 	m=$(missing_packages)
 	[ -n "$m" ] && { echo "$m"; exit 1; }
 	exit 0 ;;
---build|run) ;;
-*) die "usage: $0 [--build|--missing]" ;;
+--cache|--cache-clean)
+	cache_dirs
+	if [ "$mode" = --cache ]; then cache_list; else cache_clean; fi
+	exit 0 ;;
+--build|--status|run) ;;
+*) die "usage: $0 [--build|--status|--cache|--cache-clean|--missing]" ;;
 esac
-[ -n "$series" ] || [ "$mode" = --build ] ||
+[ -n "$series" ] || [ "$mode" != run ] ||
 	die "6.1 has no series: kmod/guest-run.sh boots it with the module (make kdebug-check)"
 
+cache_dirs
+if [ "$mode" = --status ]; then
+	apt_setup
+	PKGVER=$(pkg_version)
+	KEY=$(cache_key)
+	entry=$vdir/$KEY
+	if entry_ok; then echo "hit $KEY $entry"; else echo "cold $KEY $entry"; fi
+	exit 0
+fi
 mkdir -p "$out"
 exec 9>"$out/.lock"
 flock 9
@@ -396,10 +585,10 @@ ensure_packages
 apt_setup
 PKGVER=$(pkg_version)
 KEY=$(cache_key)
-[ -z "${KPATCH_DEV:-}" ] || KEY=dev
+entry=$vdir/$KEY
 build_kernel
 # For kmod/guest-run.sh: where the kernel (and a 6.1 tree) is.
-[ "$mode" = --build ] && { echo "$out/cache/$KEY"; exit 0; }
+[ "$mode" = --build ] && { echo "$entry"; exit 0; }
 t0=$(now)
 build_programs
 build_initramfs

@@ -26,9 +26,12 @@
 #                               Note: 6.12.95 under this QEMU's TCG crashed on its own here
 #                               (once in PCI probing at boot, before any module was loaded)
 #   KMOD_KERNEL=debug           Debian's linux-source-6.1 built here as a debug kernel (KASAN,
-#                               lockdep, debug objects: kernel/config.debug and config.module,
-#                               cached by kernel/run.sh) and the module built against its tree;
-#                               1 GiB, kasan_multi_shot, and suite "stress" (make kdebug-check)
+#                               lockdep, debug objects: kernel/config.debug and config.module),
+#                               kept with its build tree in the kernel cache outside the work
+#                               tree (kernel/run.sh --build: SIGFD_KERNEL_CACHE, by default
+#                               /var/cache/sigfd-kernels/6.1-debug/) and the module built
+#                               against that tree; 1 GiB, kasan_multi_shot, and suite "stress"
+#                               (make kdebug-check)
 #   KMOD_STRESS_SECONDS=0       suite "stress": each kernel/stress/ program this long (25 with
 #                               KMOD_KERNEL=debug)
 #   KMOD_ONLY='share/* kmod/flood'  run only the tests matching these patterns
@@ -117,6 +120,11 @@ headers() {
 	if [ "${KMOD_KERNEL:-}" = debug ]; then
 		debug_kernel=$(KPATCH_KERNEL=6.1 KPATCH_FLAVOUR=debug KPATCH_NO_INSTALL=1 sh kernel/run.sh --build) ||
 			die "cannot build the debug kernel"
+		# The cache entry's key lock, shared for this whole run: no other
+		# run's eviction removes the tree and bzImage while they are in use.
+		exec 8>>"$debug_kernel.lock"
+		flock -s 8
+		[ -s "$debug_kernel/bzImage" ] || die "the debug kernel's cache entry $debug_kernel is gone"
 		KSRC=$(cat "$debug_kernel/tree")/obj
 		KVER=$(cat "$KSRC/include/config/kernel.release")
 		return 0
