@@ -2,7 +2,6 @@
 /* Which threads leave a signal unblocked: such a thread takes the signal
  * with its usual action and the descriptor never reports it. Linux shows
  * each thread's blocked mask as SigBlk in /proc/self/task/TID/status. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,47 +15,40 @@
 
 #include "sigfd.h"
 #include "taken.h"
+#include "tasks.h"
 
 #define PUBLIC __attribute__((visibility("default")))
 
-/* SigBlk of thread tid into *blocked: 1, 0 when the thread has ended, or
- * -1 and errno. */
-static int thread_blocked(const char *tid, uint64_t *blocked)
-{
-	char path[64], buf[4096];
-	size_t len = 0;
-	ssize_t n;
-	int fd;
+struct unblocked_count {
+	uint64_t want;
+	pid_t *tids;
+	size_t ntids;
+	int found;
+};
 
-	snprintf(path, sizeof path, "/proc/self/task/%s/status", tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno == ENOENT || errno == ESRCH ? 0 : -1;
-	while (len < sizeof buf - 1 &&
-	       ((n = read(fd, buf + len, sizeof buf - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
-		if (n > 0)
-			len += (size_t)n;
-	int read_errno = errno;
-	close(fd);
-	if (n < 0) {
-		errno = read_errno;
-		return read_errno == ESRCH ? 0 : -1;
+/* Counts t when it lives and leaves a signal of want unblocked; a main
+ * thread that called pthread_exit() takes no signal. */
+static bool count_unblocked(const struct task *t, void *arg)
+{
+	struct unblocked_count *c = arg;
+
+	if (!t) {
+		c->found = 0;
+		return false;
 	}
-	buf[len] = '\0';
-	const char *line = strstr(buf, "\nSigBlk:");
-	if (!line) {
-		errno = ENOSYS;
-		return -1;
-	}
-	*blocked = strtoull(line + 8, NULL, 16);
-	return 1;
+	if (!t->live || !(t->unblocked & c->want))
+		return false;
+	if ((size_t)c->found < c->ntids)
+		c->tids[c->found] = (pid_t)atoi(t->name);
+	if (c->found < INT32_MAX)
+		c->found++;
+	return false;
 }
 
 static int unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
 {
-	int saved = errno, found = 0;
-	uint64_t want = 0, blocked;
-	struct dirent *e;
-	DIR *d;
+	struct unblocked_count count = { 0, tids, ntids, 0 };
+	int saved = errno;
 
 	if (!mask || (!tids && ntids)) {
 		errno = EINVAL;
@@ -64,34 +56,11 @@ static int unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
 	}
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP && sigismember(mask, sig) == 1)
-			want |= SIGFD_BIT(sig);
-	if (!(d = opendir("/proc/self/task")))
+			count.want |= SIGFD_BIT(sig);
+	if (tasks_each(true, 0, count_unblocked, &count) < 0)
 		return -1;
-	while ((errno = 0, e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		int r = thread_blocked(e->d_name, &blocked);
-		if (r < 0) {
-			int err = errno;
-			closedir(d);
-			errno = err;
-			return -1;
-		}
-		if (r == 0 || (blocked & want) == want)
-			continue;
-		if ((size_t)found < ntids)
-			tids[found] = (pid_t)atoi(e->d_name);
-		if (found < INT32_MAX)
-			found++;
-	}
-	int err = errno;
-	closedir(d);
-	if (err) {
-		errno = err;
-		return -1;
-	}
 	errno = saved;
-	return found;
+	return count.found;
 }
 
 /* Not a cancellation point: a request acting in opendir() or read() would

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "share_ctx.h"
+#include "tasks.h"
 
 #define RECORD sizeof(struct sigfd_siginfo)
 /* The kernel's first real-time signal: below it a pending signal coalesces. */
@@ -30,16 +32,18 @@ _Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
 	       "a batch must be one atomic pipe write");
 
 struct share {
-	struct share *next;
+	struct share *next, *prev; /* prev: in the live list only */
+	uint64_t seq;     /* creation order: routing prefers the oldest */
+	bool removed;     /* let go by the thread: an event for it is stale */
 	int writer;       /* write end of the pipe in the thread's table, or -1 */
 	int handoff;      /* the write end in the caller's table until adopted, or -1 */
-	pid_t from;       /* the thread whose table holds handoff */
+	char from[TASK_NAME_SIZE]; /* the thread whose table holds handoff, as /proc names it */
 	int error;        /* why adoption failed, or 0 */
 	bool tried;       /* the thread has tried to adopt it */
 	dev_t dev;        /* identity of the pipe, for setmask */
 	ino_t ino;
 	sigbits mask;
-	unsigned room;    /* records that surely fit now; 0: wait for a free page */
+	unsigned room;    /* records that surely fit now; 0: wait for a free page (set_room()) */
 	uint64_t written; /* records written so far */
 	uint64_t read;    /* records the reader has surely begun, from FIONREAD */
 	/* 1 + the number of the newest record of each standard signal, or 0. */
@@ -47,8 +51,128 @@ struct share {
 };
 
 static struct share *live;    /* our share fds, in creation order */
+static struct share *live_last;
 static struct share *dead;    /* removed by the thread, freed by share_ctx_reap() */
 static struct share *foreign; /* the share fds of the process we were forked from */
+static unsigned writers_open; /* write ends in the thread's table */
+static uint64_t opened;       /* share fds made: the next one's seq */
+/* The first share fd that may wait to be adopted, or NULL: adoption looks
+ * from there, not at every share fd. */
+static struct share *adopt_from;
+
+/* What a signal costs must not grow with the share fds that do not take
+ * it, so the thread keeps, beside the list, per signal: the share fds
+ * whose mask holds it, oldest first (grown by the entry points, since the
+ * thread never calls the allocator; the thread only takes some out), and
+ * how many of them have room; and per amount of room, how many share fds
+ * have it. */
+struct share_vec {
+	struct share **v;
+	unsigned n, cap;
+};
+static struct share_vec by_sig[64];
+static unsigned wanting[64];
+static unsigned by_room[SHARE_BATCH + 1];
+
+/* Room for one more share fd in the lists of the signals of bits: 0, or -1
+ * and ENOMEM. Never shrunk, so what was there once always fits again. */
+static int by_sig_reserve(sigbits bits)
+{
+	for (; bits; bits &= bits - 1) {
+		struct share_vec *v = &by_sig[__builtin_ctzll(bits)];
+
+		if (v->n == v->cap) {
+			unsigned cap = v->cap ? 2 * v->cap : 8;
+			struct share **grown = realloc(v->v, cap * sizeof *grown);
+
+			if (!grown)
+				return -1;
+			v->v = grown;
+			v->cap = cap;
+		}
+	}
+	return 0;
+}
+
+/* Put s in the lists of the signals of bits, in creation order (room
+ * reserved). */
+static void by_sig_add(struct share *s, sigbits bits)
+{
+	for (; bits; bits &= bits - 1) {
+		struct share_vec *v = &by_sig[__builtin_ctzll(bits)];
+		unsigned at = v->n;
+
+		while (at > 0 && v->v[at - 1]->seq > s->seq)
+			at--;
+		memmove(v->v + at + 1, v->v + at, (v->n - at) * sizeof *v->v);
+		v->v[at] = s;
+		v->n++;
+	}
+}
+
+static void by_sig_remove(struct share *s, sigbits bits)
+{
+	for (; bits; bits &= bits - 1) {
+		struct share_vec *v = &by_sig[__builtin_ctzll(bits)];
+
+		for (unsigned i = 0; i < v->n; i++)
+			if (v->v[i] == s) {
+				memmove(v->v + i, v->v + i + 1, (v->n - i - 1) * sizeof *v->v);
+				v->n--;
+				break;
+			}
+	}
+}
+
+static void count_wanting(sigbits bits, int by)
+{
+	for (; bits; bits &= bits - 1)
+		wanting[__builtin_ctzll(bits)] += (unsigned)by;
+}
+
+/* Every change of a share fd's room goes through here. */
+static void set_room(struct share *s, unsigned room)
+{
+	if (room == s->room)
+		return;
+	if (!s->room)
+		count_wanting(s->mask, 1);
+	else if (!room)
+		count_wanting(s->mask, -1);
+	by_room[s->room]--;
+	by_room[room]++;
+	s->room = room;
+}
+
+static void set_mask(struct share *s, sigbits mask)
+{
+	if (s->room) {
+		count_wanting(s->mask, -1);
+		count_wanting(mask, 1);
+	}
+	by_sig_remove(s, s->mask & ~mask);
+	by_sig_add(s, mask & ~s->mask);
+	s->mask = mask;
+}
+
+/* Take s off the list of live share fds. */
+static void unlink_live(struct share *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		live = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		live_last = s->prev;
+	if (adopt_from == s)
+		adopt_from = live;
+	by_sig_remove(s, s->mask);
+	by_room[s->room]--;
+	if (s->room)
+		count_wanting(s->mask, -1);
+}
 
 sigbits share_bits(const sigset_t *mask)
 {
@@ -70,12 +194,17 @@ void share_set_of(sigset_t *set, sigbits bits)
 
 struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 {
-	struct share *s = calloc(1, sizeof *s), **tail;
+	struct share *s = calloc(1, sizeof *s);
 	int pipefd[2], err;
 	struct stat st;
 
 	if (!s)
 		return NULL;
+	if (by_sig_reserve(mask) < 0) {
+		free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(s);
 		return NULL;
@@ -92,13 +221,20 @@ struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 	}
 	s->writer = -1;
 	s->handoff = pipefd[1];
-	s->from = (pid_t)syscall(SYS_gettid);
-	s->mask = mask;
+	tasks_own_name(s->from, sizeof s->from);
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
-	for (tail = &live; *tail; tail = &(*tail)->next)
-		;
-	*tail = s;
+	s->seq = opened++;
+	by_room[0]++;
+	set_mask(s, mask);
+	s->prev = live_last;
+	if (live_last)
+		live_last->next = s;
+	else
+		live = s;
+	live_last = s;
+	if (!adopt_from)
+		adopt_from = s;
 	*reader = pipefd[0];
 	return s;
 }
@@ -110,7 +246,9 @@ int share_high_fd(int fd, int base)
 	if (fd < 0)
 		return -1;
 	moved = fcntl(fd, F_DUPFD_CLOEXEC, base);
-	if (moved < 0 && errno == EINVAL) /* RLIMIT_NOFILE lowered since */
+	/* Nothing free from base up (or RLIMIT_NOFILE lowered since): the
+	 * numbers below it are free in a table of the thread's own. */
+	if (moved < 0 && (errno == EMFILE || errno == EINVAL))
 		moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	close(fd);
 	return moved;
@@ -125,7 +263,7 @@ static int open_writer(const struct share *s, int base)
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof path, "/proc/self/task/%d/fd/%d", (int)s->from, s->handoff);
+	snprintf(path, sizeof path, "/proc/self/task/%s/fd/%d", s->from, s->handoff);
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -144,14 +282,31 @@ static int open_writer(const struct share *s, int base)
 	return share_high_fd(fd, base);
 }
 
+/* Is there a number free for one more write end, the thread's reserve
+ * kept? RLIMIT_NOFILE is asked each time: the program may change it. */
+static bool room_for_writer(void)
+{
+	struct rlimit lim;
+
+	return getrlimit(RLIMIT_NOFILE, &lim) < 0 || lim.rlim_cur == RLIM_INFINITY ||
+	       writers_open + SHARE_THREAD_RESERVED < lim.rlim_cur;
+}
+
 void share_ctx_adopt(int ep, int base)
 {
-	for (struct share *s = live; s; s = s->next) {
+	struct share *from = adopt_from;
+
+	adopt_from = NULL;
+	for (struct share *s = from; s; s = s->next) {
 		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
 
 		if (s->tried || s->handoff < 0)
 			continue;
 		s->tried = true;
+		if (!room_for_writer()) {
+			s->error = EMFILE;
+			continue;
+		}
 		s->writer = open_writer(s, base);
 		if (s->writer >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
 			int err = errno;
@@ -162,8 +317,10 @@ void share_ctx_adopt(int ep, int base)
 		}
 		if (s->writer < 0)
 			s->error = errno;
-		else
-			s->room = SHARE_BATCH; /* an empty pipe has a free page */
+		else {
+			writers_open++;
+			set_room(s, SHARE_BATCH); /* an empty pipe has a free page */
+		}
 	}
 }
 
@@ -178,11 +335,7 @@ int share_ctx_handed_over(struct share *s)
 	s->handoff = -1;
 	if (s->writer >= 0)
 		return 0;
-	for (struct share **p = &live; *p; p = &(*p)->next)
-		if (*p == s) {
-			*p = s->next;
-			break;
-		}
+	unlink_live(s);
 	errno = s->tried && s->error ? s->error : EAGAIN;
 	free(s);
 	return -1;
@@ -192,8 +345,12 @@ int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old)
 {
 	for (struct share *s = live; s; s = s->next)
 		if (s->dev == dev && s->ino == ino) {
+			if (by_sig_reserve(mask & ~s->mask) < 0) {
+				errno = ENOMEM;
+				return -1;
+			}
 			*old = s->mask;
-			s->mask = mask;
+			set_mask(s, mask);
 			return 0;
 		}
 	for (struct share *s = foreign; s; s = s->next)
@@ -208,28 +365,27 @@ sigbits share_ctx_wanted(void)
 {
 	sigbits want = 0;
 
-	for (struct share *s = live; s; s = s->next)
-		if (s->room)
-			want |= s->mask;
+	for (int i = 0; i < 64; i++)
+		if (wanting[i])
+			want |= (sigbits)1 << i;
 	return want;
 }
 
 unsigned share_ctx_batch(void)
 {
-	unsigned batch = 0;
-
-	for (struct share *s = live; s; s = s->next)
-		if (s->room && (batch == 0 || s->room < batch))
-			batch = s->room;
-	return batch;
+	for (unsigned room = 1; room <= SHARE_BATCH; room++)
+		if (by_room[room])
+			return room;
+	return 0;
 }
 
 static void close_writer(struct share *s, int ep)
 {
 	epoll_ctl(ep, EPOLL_CTL_DEL, s->writer, NULL);
 	close(s->writer);
+	writers_open--;
 	s->writer = -1;
-	s->room = 0;
+	set_room(s, 0);
 }
 
 /* Close its writer and let it go. One whose caller is still handing it over
@@ -239,15 +395,13 @@ static void remove_share(struct share *gone, int ep)
 	close_writer(gone, ep);
 	if (gone->handoff >= 0) {
 		gone->tried = false; /* a thread started next may adopt it */
+		adopt_from = live;
 		return;
 	}
-	for (struct share **p = &live; *p; p = &(*p)->next)
-		if (*p == gone) {
-			*p = gone->next;
-			gone->next = dead;
-			dead = gone;
-			return;
-		}
+	unlink_live(gone);
+	gone->removed = true;
+	gone->next = dead;
+	dead = gone;
 }
 
 /* A free pipe page holds a whole batch; otherwise the pipe wakes its writer
@@ -261,18 +415,18 @@ static void refresh_room(struct share *s, int ep)
 	if (p.revents & POLLERR)
 		remove_share(s, ep);
 	else
-		s->room = (p.revents & POLLOUT) ? SHARE_BATCH : 0;
+		set_room(s, (p.revents & POLLOUT) ? SHARE_BATCH : 0);
 }
 
 void share_ctx_writer_event(void *share, uint32_t events, int ep)
 {
-	struct share *s;
+	struct share *s = share;
 
-	/* An event taken just before its share fd was removed (and perhaps
-	 * freed) is not for us any more: look it up, never dereference it. */
-	for (s = live; s && s != share; s = s->next)
-		;
-	if (!s)
+	/* Only the thread removes a share fd, and only the entry points free
+	 * it, under the lock the thread holds from epoll_wait()'s return to
+	 * the end of its events: one removed by an earlier event of the same
+	 * wait is still there, marked. */
+	if (s->removed)
 		return;
 	if (events & (EPOLLERR | EPOLLHUP))
 		remove_share(s, ep); /* the last reader is gone */
@@ -317,10 +471,12 @@ static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share
 	for (unsigned j = 0; j < i; j++)
 		if (dest[j] && recs[j].ssi_signo == sig)
 			return true;
-	for (struct share *s = live; s; s = s->next)
-		if ((s->mask & SIGBIT(sig)) && s->last[sig] && !begun(s, s->last[sig] - 1) &&
-		    has_reader(s))
+	for (unsigned k = 0; k < by_sig[sig - 1].n; k++) {
+		struct share *s = by_sig[sig - 1].v[k];
+
+		if (s->last[sig] && !begun(s, s->last[sig] - 1) && has_reader(s))
 			return true;
+	}
 	return false;
 }
 
@@ -358,7 +514,7 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 			remove_share(s, ep);
 			*gone = true;
 		} else {
-			s->room = 0; /* EAGAIN: the pipe is fuller than we knew */
+			set_room(s, 0); /* EAGAIN: the pipe is fuller than we knew */
 			refresh_room(s, ep);
 		}
 		return mine;
@@ -382,19 +538,20 @@ static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint
 
 	*again = 0;
 	for (unsigned i = 0; i < n; i++) {
-		sigbits bit = SIGBIT(recs[i].ssi_signo);
-		struct share *s;
+		const struct share_vec *v = &by_sig[recs[i].ssi_signo - 1];
+		struct share *s = NULL;
 
 		dest[i] = NULL;
 		if (coalesces(recs, i, dest))
 			continue;
-		for (s = live; s && !((s->mask & bit) && s->room); s = s->next)
-			;
+		for (unsigned k = 0; k < v->n && !s; k++)
+			if (v->v[k]->room)
+				s = v->v[k];
 		if (!s) {
 			back |= (uint32_t)1 << i;
 			continue;
 		}
-		s->room--;
+		set_room(s, s->room - 1);
 		dest[i] = s;
 	}
 	/* Each share fd gets its records in one write, in the order taken. */
@@ -518,6 +675,7 @@ void share_ctx_forget(void)
 	struct share **tail = &foreign;
 
 	free_list(&dead);
+	writers_open = 0; /* they are in the parent's thread's table */
 	/* The share fds of every ancestor stay foreign: a grandchild's setmask
 	 * on its grandparent's fd fails with EPERM as a child's does. */
 	while (*tail)
@@ -526,7 +684,13 @@ void share_ctx_forget(void)
 		if (s->handoff >= 0)
 			close(s->handoff); /* a caller in the parent was handing it over */
 	*tail = live;
-	live = NULL;
+	live = live_last = NULL;
+	adopt_from = NULL;
+	for (int i = 0; i < 64; i++) {
+		by_sig[i].n = 0;
+		wanting[i] = 0;
+	}
+	memset(by_room, 0, sizeof by_room);
 }
 
 void share_ctx_close_all(int ep)
@@ -538,5 +702,7 @@ void share_ctx_close_all(int ep)
 			 * knows it (exit() in another thread); one being handed
 			 * over may be adopted by the next thread. */
 			s->tried = s->handoff < 0;
+			if (!s->tried && !adopt_from)
+				adopt_from = live;
 		}
 }

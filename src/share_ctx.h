@@ -24,6 +24,12 @@ struct share;
  * (PIPE_BUF bytes) holds. */
 #define SHARE_BATCH 32
 
+/* Numbers of the thread's table it keeps from the write ends: 0-2 (left
+ * empty), its own four descriptors, /proc/self/task and up to 8 threads'
+ * status files (tasks.h), and three it opens for a moment (a listing and a
+ * status file; a write end being adopted). */
+#define SHARE_THREAD_RESERVED 20
+
 sigbits share_bits(const sigset_t *mask);
 void share_set_of(sigset_t *set, sigbits bits);
 

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/fsuid.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/signalfd.h>
@@ -42,9 +44,9 @@
 #include <unistd.h>
 
 #include "share_ctx.h"
-#include "share_tasks.h"
 #include "share_thread.h"
 #include "share_usual.h"
+#include "tasks.h"
 
 /* Bigger than any sanitizer needs; the thread itself uses a few KiB. */
 #define FORWARD_STACK (256 * 1024)
@@ -63,6 +65,9 @@
  * descriptor number for one object across tables, rarely sees the
  * program's files at the same numbers. */
 #define THREAD_FD_BASE 256
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1) /* Linux 5.9 */
+#endif
 
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
@@ -77,7 +82,7 @@ static struct {
 	unsigned asked, done; /* catch-ups asked for by share_sync(), and made */
 	unsigned starts;      /* threads started so far */
 	pthread_t thread;
-	pid_t tid;            /* its thread id: its table is /proc/self/task/tid/fd */
+	char name[TASK_NAME_SIZE]; /* its id as /proc names it: its table is /proc/self/task/NAME/fd */
 	/* In the thread's own table: its signalfd, epoll set, and the two
 	 * ends of its wake-up pipe (it holds the write end too, so the pipe
 	 * never hangs up when a caller's copy closes). */
@@ -102,10 +107,44 @@ static struct {
 	.wake_w = -1,
 };
 
-/* The process the state belongs to: 0 before first use, -pid while a
- * process is taking over state it inherited. */
-static _Atomic pid_t owner;
+/* Which process the state belongs to, without comparing pid numbers (a
+ * child in a new pid namespace can have its parent's): a word in a page
+ * the kernel zeroes in every child (MADV_WIPEONFORK, Linux 4.14), however
+ * it was made, is OWNED in the process that owns the state and 0 in any
+ * child not yet past its fork handler; CLAIMING while one thread takes the
+ * state over. Where the page cannot be made, the word is a static one and
+ * holds the owner's pid (-pid while claiming), as a last resort. */
+#define OWNED 1
+#define CLAIMING (-1)
+static _Atomic int owner_fallback;
+static _Atomic int *owner = &owner_fallback;
+static bool owner_wiped;
 static pthread_key_t leader_key;
+static bool leader_key_made;
+
+static int owned_value(void)
+{
+	return owner_wiped ? OWNED : (int)getpid();
+}
+
+static int claiming_value(void)
+{
+	return owner_wiped ? CLAIMING : -(int)getpid();
+}
+
+static void make_owner_word(void)
+{
+	void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (page == MAP_FAILED)
+		return;
+	if (madvise(page, 4096, MADV_WIPEONFORK) < 0) {
+		munmap(page, 4096);
+		return;
+	}
+	owner = page;
+	owner_wiped = true;
+}
 
 static pid_t own_tid(void)
 {
@@ -122,9 +161,9 @@ static void start_over(void)
 	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
-	if (own_tid() == getpid())
+	if (leader_key_made && own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
-	atomic_store(&owner, getpid());
+	atomic_store(owner, owned_value());
 }
 
 /* Forked without fork handlers (_Fork, raw clone, syscall(SYS_fork)): the
@@ -132,17 +171,17 @@ static void start_over(void)
  * the state over; any other waits for it. */
 static void claim_state(void)
 {
-	pid_t me = getpid(), was = atomic_load(&owner);
+	int me = owned_value(), claiming = claiming_value(), was = atomic_load(owner);
 
 	if (was == me)
 		return;
-	if (was != -me && atomic_compare_exchange_strong(&owner, &was, -me)) {
+	if (was != claiming && atomic_compare_exchange_strong(owner, &was, claiming)) {
 		pthread_mutex_init(&fwd.lock, NULL);
 		pthread_cond_init(&fwd.moved, NULL);
 		start_over();
 		return;
 	}
-	while (atomic_load(&owner) != me)
+	while (atomic_load(owner) != me)
 		sched_yield();
 }
 
@@ -152,7 +191,6 @@ void share_lock(struct share_call *call)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &call->cancel_state);
 	claim_state();
 	pthread_mutex_lock(&fwd.lock);
-	share_usual_forget();
 }
 
 void share_unlock(struct share_call *call, int ok)
@@ -306,46 +344,22 @@ static void recheck_left(void)
 	fwd.left = share_meant_for_program(still);
 }
 
-/* Is thread tid, which still lives, a forwarding thread: ours, or that of
- * another copy of the library in this process (a static archive linked in
- * and libsigfd.so loaded with dlopen())? Such threads do not keep one
- * another alive. Its name tells; when it cannot be read (no descriptor
- * free), the thread counts as one of the program's: forwarding goes on. */
-static bool forwarder(int task_dir, const char *tid)
+/* A thread that keeps the process going: a live one, but for the
+ * forwarding threads (ours, or those of other copies of the library in this
+ * process: a static archive linked in and libsigfd.so loaded with dlopen()),
+ * which do not keep one another alive. The main thread that called
+ * pthread_exit() is a zombie once it has gone. */
+static bool keeps_process(const struct task *t, void *unused)
 {
-	static const char name[] = FORWARD_NAME "\n";
-	char path[64], comm[sizeof name];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/comm", tid);
-	fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, comm, sizeof comm);
-	close(fd);
-	return n == (ssize_t)sizeof name - 1 && memcmp(comm, name, sizeof name - 1) == 0;
-}
-
-/* Does any thread of the program still live, besides the main thread that
- * called pthread_exit() and the forwarding threads? Asked with tgkill(),
- * which needs no descriptor (a thread other than the main thread is gone
- * from the kernel as soon as it has exited); any doubt, /proc missing or
- * the table full, means yes. No allocation. */
-/* A thread that keeps the process going: any but the main thread and the
- * forwarding threads. */
-static bool keeps_process(int dir, pid_t tid, const char *name, void *unused)
-{
-	pid_t pid = getpid();
-
 	(void)unused;
-	return tid != pid && (syscall(SYS_tgkill, (long)pid, (long)tid, 0L) == 0 || errno != ESRCH) &&
-	       !forwarder(dir, name);
+	return t && t->live && !t->forwarder;
 }
 
+/* Is the thread alone with other forwarding threads? Any doubt (no /proc,
+ * no descriptor free) means no: forwarding goes on. No allocation. */
 static bool alone(void)
 {
-	return share_each_other_task(keeps_process, NULL) == 0;
+	return tasks_each(false, fwd.fd_base, keeps_process, NULL) == 0;
 }
 
 static int high(int fd)
@@ -372,8 +386,10 @@ static int make_own_table(bool *own)
 	sigset_t none;
 	int pipefd[2];
 
-	*own = unshare(CLONE_FILES) == 0;
-	if (!*own || syscall(SYS_close_range, 0U, ~0U, 0U) < 0)
+	/* Unshared and emptied in one call: close_range() is allowed where
+	 * unshare() is not (the containers' default seccomp profiles). */
+	*own = syscall(SYS_close_range, 0U, ~0U, CLOSE_RANGE_UNSHARE) == 0;
+	if (!*own)
 		return -1;
 	fwd.fd_base = THREAD_FD_BASE;
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur / 2 < THREAD_FD_BASE)
@@ -401,16 +417,41 @@ static void drain_wake(void)
 		;
 }
 
+/* The thread serves the whole process: it drops what it inherited from
+ * the thread that started it and that is that thread's own. Its
+ * file-system ids follow its effective ones (setfsuid() is per thread);
+ * it runs on any CPU the process may use and at the main thread's nice
+ * value where that is allowed. A seccomp filter cannot be shed (sigfd(3),
+ * BUGS). */
+static void shed_caller_attributes(void)
+{
+	cpu_set_t any;
+	int nice;
+
+	setfsuid(geteuid());
+	setfsgid(getegid());
+	memset(&any, 0xff, sizeof any);
+	(void)sched_setaffinity(0, sizeof any, &any);
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)getpid());
+	if (errno == 0)
+		(void)setpriority(PRIO_PROCESS, 0, nice);
+}
+
 static void *forward(void *unused)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
-	pid_t me = own_tid();
+	char me[TASK_NAME_SIZE];
 	bool own;
-	int err = make_own_table(&own) < 0 ? errno : 0;
+	int err;
 
 	(void)unused;
+	shed_caller_attributes();
+	tasks_own_name(me, sizeof me);
+	err = make_own_table(&own) < 0 ? errno : 0;
+	share_usual_start(fwd.fd_base);
 	pthread_mutex_lock(&fwd.lock);
-	fwd.tid = me;
+	memcpy(fwd.name, me, sizeof me);
 	fwd.start_error = err;
 	if (!err) {
 		/* The share fd that started us is adopted, and what it takes is
@@ -524,7 +565,13 @@ int share_serve(void)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_attr_init(&attr);
 	if (err == 0) {
+		struct sched_param normal = { 0 };
+
 		pthread_attr_setstacksize(&attr, FORWARD_STACK);
+		/* The caller's policy is its own, not the process's. */
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr, &normal);
 		err = pthread_create(&fwd.thread, &attr, forward, NULL);
 		pthread_attr_destroy(&attr);
 	}
@@ -559,7 +606,7 @@ static int wake_thread(void)
 	char path[64];
 	int fd;
 
-	snprintf(path, sizeof path, "/proc/self/task/%d/fd/%d", (int)fwd.tid, fwd.wake_w);
+	snprintf(path, sizeof path, "/proc/self/task/%s/fd/%d", fwd.name, fwd.wake_w);
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -621,22 +668,42 @@ static void leader_exits(void *unused)
 
 __attribute__((constructor)) static void share_init(void)
 {
+	make_owner_word();
 	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
-	if (pthread_key_create(&leader_key, leader_exits) == 0 && own_tid() == getpid())
+	leader_key_made = pthread_key_create(&leader_key, leader_exits) == 0;
+	if (leader_key_made && own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
 }
 
 /* exit(): the thread writes the records of what is pending before the
  * writers close with the process; the lock is left free for any later
  * destructor or fork(). A process that has not used the state yet marks
- * that exit() is under way too; nothing of ours runs in one that only
- * inherited it. */
-__attribute__((destructor)) static void share_at_exit(void)
+ * that exit() is under way too. With glibc, priority 101, the last of the
+ * priorities a program may use: destructors run from the highest down, so
+ * the program's own (of a static link, where they share one list with
+ * ours) have run and sent what they send before the hand-over. musl
+ * deadlocks a fork() made in a destructor while another thread lives, so
+ * there the thread is stopped at the default priority, before the
+ * program's destructors that run after ours. Also run by dlclose(): the
+ * thread-specific key goes, so that no thread's exit calls into the
+ * unloaded object. */
+#ifdef __GLIBC__
+#define AT_EXIT destructor(101)
+#else
+#define AT_EXIT destructor
+#endif
+__attribute__((AT_EXIT)) static void share_at_exit(void)
 {
 	struct share_call call;
-	pid_t was = atomic_load(&owner);
+	int was = atomic_load(owner);
 
-	if (was != getpid() && was != 0)
+	if (leader_key_made) {
+		pthread_key_delete(leader_key);
+		leader_key_made = false;
+	}
+	/* The fallback word only: a process that inherited state it cannot
+	 * claim safely leaves it alone. */
+	if (!owner_wiped && was != owned_value() && was != 0)
 		return;
 	share_lock(&call);
 	if (fwd.running && fwd.started && !pthread_equal(pthread_self(), fwd.thread)) {

@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* Which signals the program means for itself (share_usual.c): the
- * forwarding thread leaves those to the kernel, which delivers them the
+/* Which signals the program keeps for itself (share_usual.c): the
+ * forwarding thread gives those back to the kernel, which delivers them the
  * usual way. */
 #ifndef SIGFD_SHARE_USUAL_H
 #define SIGFD_SHARE_USUAL_H
 
 #include "share_ctx.h"
 
-/* Of the signals in bits, those that the program would act on (a handler,
- * SIG_IGN, or a default action that stops or ignores) and that a live
- * thread other than the caller leaves unblocked. Without /proc, or out of
- * descriptors, none. Allocation-free: the forwarding thread asks. */
+/* In a forwarding thread just started, in a table of its own: nothing of
+ * a previous thread's look is open here; its files go from base up. */
+void share_usual_start(int base);
+/* Of the signals in bits, those that a live thread other than the caller
+ * leaves unblocked, as the threads' masks are now. Without /proc, none.
+ * Allocation-free: the forwarding thread asks, under the share lock. */
 sigbits share_meant_for_program(sigbits bits);
-/* The program may have changed a disposition: look again (the dispositions
- * seen are otherwise reused for a tick of the coarse clock). Under the share
- * lock. */
-void share_usual_forget(void);
 
 #endif

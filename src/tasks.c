@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* The threads of this process, listed with getdents64() into a buffer on
+ * the stack (opendir() would allocate), each one's status file read for its
+ * state, name and blocked mask. Names are ids in the pid namespace of the
+ * /proc mounted here, which need not be the process's own: the caller knows
+ * itself by /proc/thread-self, never by comparing gettid(). One listing can
+ * miss a live thread: the kernel ends a getdents64() call early when the
+ * thread it stands on exits, and the next call resumes by position, which
+ * the exits have moved past threads not yet listed. So a listing counts
+ * only when the threads seen that are still there at its end are as many
+ * as /proc/self/task's link count then said; otherwise it is made again,
+ * and visit is asked again about the threads it saw. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tasks.h"
+
+#define LISTINGS 8   /* then threads come and go too fast: in doubt */
+#define CHECKED 256  /* threads checked still there; any beyond count as there */
+#define WHOLE 0
+#define STOPPED 1
+#define PARTIAL 2
+#define FORWARD_NAME "sigfd-forward"
+
+/* What getdents64() writes: glibc and musl differ in their wrappers. */
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* fd moved to base or above when base is not 0 (the forwarding thread's
+ * numbers: see share_thread.c); fd itself when that fails. */
+static int above(int fd, int base)
+{
+	int moved;
+
+	if (fd < 0 || base <= 0 || fd >= base)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, base);
+	if (moved < 0)
+		return fd;
+	close(fd);
+	return moved;
+}
+
+void tasks_own_name(char *name, size_t size)
+{
+	char link[64];
+	ssize_t n = readlink("/proc/thread-self", link, sizeof link - 1);
+	const char *slash;
+
+	link[n > 0 ? n : 0] = 0;
+	slash = strrchr(link, '/');
+	if (slash && strlen(slash + 1) < size) {
+		strcpy(name, slash + 1);
+		return;
+	}
+	/* Before Linux 3.17: the id in our own namespace, right when /proc
+	 * is of that namespace too. */
+	unsigned long tid = (unsigned long)syscall(SYS_gettid);
+	char digits[TASK_NAME_SIZE];
+	size_t len = 0;
+
+	do
+		digits[len++] = (char)('0' + tid % 10);
+	while ((tid /= 10) && len < sizeof digits);
+	for (size_t i = 0; i < len && i + 1 < size; i++)
+		name[i] = digits[len - 1 - i];
+	name[len < size ? len : size - 1] = 0;
+}
+
+/* A status file's text into t (named name): 1, or -1 and errno when it is
+ * not Linux's. */
+static int parse_status(const char *status, const char *name, struct task *t)
+{
+	const char *comm = strstr(status, "Name:\t"), *state = strstr(status, "\nState:\t"),
+		   *blocked = strstr(status, "\nSigBlk:\t");
+
+	if (!comm || !state || !blocked) {
+		errno = ENOSYS;
+		return -1;
+	}
+	t->name = name;
+	t->live = state[8] != 'Z' && state[8] != 'X';
+	t->unblocked = ~(uint64_t)strtoull(blocked + 9, NULL, 16);
+	t->forwarder = strncmp(comm + 6, FORWARD_NAME "\n", sizeof FORWARD_NAME) == 0;
+	return 1;
+}
+
+/* The status file open as fd into t: 1, 0 when the thread is gone (ESRCH),
+ * -1 and errno otherwise. One pread() from the start: the kernel makes the
+ * whole text anew for it. */
+static int pread_task(int fd, const char *name, struct task *t)
+{
+	char status[4096];
+	ssize_t n;
+
+	while ((n = pread(fd, status, sizeof status - 1, 0)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		return errno == ESRCH ? 0 : -1;
+	status[n] = 0;
+	return parse_status(status, name, t);
+}
+
+/* The status file of thread name into t: 1, or 0 when the thread is gone
+ * (its entry vanished or its file says ESRCH), -1 and errno otherwise. */
+static int read_task(int dir, const char *name, struct task *t, int base)
+{
+	char path[TASK_NAME_SIZE + 8];
+	int fd, r, err;
+
+	strcpy(path, name);
+	strcat(path, "/status");
+	fd = above(openat(dir, path, O_RDONLY | O_CLOEXEC), base);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH ? 0 : -1;
+	r = pread_task(fd, name, t);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
+static int list_once(const char *self, int base, bool (*visit)(const struct task *t, void *arg),
+		     void *arg)
+{
+	char buf[4096], seen[CHECKED][TASK_NAME_SIZE];
+	unsigned n_seen = 0, alive = 0;
+	struct stat st;
+	long n;
+	int dir = above(open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), base), err;
+
+	if (dir < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n;) {
+			const struct dirent64_raw *d = (const void *)(buf + off);
+			struct task t;
+			int r;
+
+			off += d->reclen;
+			if (d->name[0] < '0' || d->name[0] > '9' || strlen(d->name) >= TASK_NAME_SIZE)
+				continue;
+			if (n_seen < CHECKED)
+				strcpy(seen[n_seen++], d->name);
+			else
+				alive++;
+			if (strcmp(d->name, self) == 0)
+				continue;
+			if ((r = read_task(dir, d->name, &t, base)) < 0)
+				goto fail;
+			if (r && visit(&t, arg)) {
+				close(dir);
+				return STOPPED;
+			}
+		}
+	/* The count, then which of the threads seen are still there: a
+	 * thread that exits after the count only makes the listing look
+	 * partial, never whole. */
+	if (n < 0 || fstat(dir, &st) < 0)
+		goto fail;
+	for (unsigned i = 0; i < n_seen; i++) {
+		struct stat t;
+
+		if (fstatat(dir, seen[i], &t, 0) == 0)
+			alive++;
+	}
+	close(dir);
+	return alive + 2 >= st.st_nlink ? WHOLE : PARTIAL;
+fail:
+	err = errno;
+	close(dir);
+	errno = err;
+	return -1;
+}
+
+int tasks_each(bool with_self, int base, bool (*visit)(const struct task *t, void *arg), void *arg)
+{
+	char self[TASK_NAME_SIZE] = "";
+
+	if (!with_self)
+		tasks_own_name(self, sizeof self);
+	for (int i = 0; i < LISTINGS; i++) {
+		int r;
+
+		(void)visit(NULL, arg);
+		r = list_once(self, base, visit, arg);
+
+		if (r != PARTIAL)
+			return r;
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+void tasks_watch_forget(struct task_watch *w, int base)
+{
+	w->base = base;
+	w->dir = -1;
+	w->n = 0;
+	w->listed = false;
+}
+
+static void watch_close_files(struct task_watch *w)
+{
+	while (w->n > 0)
+		close(w->fds[--w->n]);
+	w->listed = false;
+}
+
+/* Open the status file of every other thread: 0 (listed, or too many
+ * threads to keep: not listed), -1 and errno. A thread missed by the
+ * listing shows in the link count afterwards. */
+static int watch_list(struct task_watch *w)
+{
+	char buf[4096];
+	long n;
+
+	watch_close_files(w);
+	if (lseek(w->dir, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, w->dir, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n;) {
+			const struct dirent64_raw *d = (const void *)(buf + off);
+			char path[TASK_NAME_SIZE + 8];
+			int fd;
+
+			off += d->reclen;
+			if (d->name[0] < '0' || d->name[0] > '9' || strlen(d->name) >= TASK_NAME_SIZE ||
+			    strcmp(d->name, w->self) == 0)
+				continue;
+			if (w->n == TASK_WATCH_MAX) {
+				watch_close_files(w);
+				return 0;
+			}
+			strcpy(path, d->name);
+			strcat(path, "/status");
+			if ((fd = above(openat(w->dir, path, O_RDONLY | O_CLOEXEC), w->base)) < 0) {
+				if (errno == ENOENT || errno == ESRCH)
+					continue;
+				watch_close_files(w);
+				return -1;
+			}
+			strcpy(w->names[w->n], d->name);
+			w->fds[w->n++] = fd;
+		}
+	if (n < 0) {
+		watch_close_files(w);
+		return -1;
+	}
+	w->listed = true;
+	return 0;
+}
+
+int tasks_watch_each(struct task_watch *w, bool (*visit)(const struct task *t, void *arg), void *arg)
+{
+	if (w->dir < 0) {
+		w->dir = above(open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), w->base);
+		if (w->dir < 0)
+			return -1;
+		tasks_own_name(w->self, sizeof w->self);
+		w->n = 0;
+		w->listed = false;
+	}
+	for (int i = 0; i < LISTINGS; i++) {
+		struct stat st;
+		bool gone = false;
+
+		if (!w->listed && watch_list(w) < 0)
+			return -1;
+		if (!w->listed)
+			return tasks_each(false, w->base, visit, arg);
+		/* Every other thread, and this one. */
+		if (fstat(w->dir, &st) < 0)
+			return -1;
+		if (st.st_nlink != 3 + w->n) {
+			w->listed = false;
+			continue;
+		}
+		(void)visit(NULL, arg);
+		for (unsigned k = 0; k < w->n && !gone; k++) {
+			struct task t;
+			int r = pread_task(w->fds[k], w->names[k], &t);
+
+			if (r < 0)
+				return -1;
+			gone = r == 0;
+			if (!gone && visit(&t, arg))
+				return 1;
+		}
+		if (!gone)
+			return 0;
+		w->listed = false;
+	}
+	errno = EAGAIN;
+	return -1;
+}
