@@ -50,7 +50,7 @@ struct mech {
 
 extern const struct mech mech_signalfd, mech_signalfd_epoll, mech_sigwaitinfo,
 	mech_selfpipe, mech_forward_thread, mech_forward_socket,
-	mech_sigfd_local, mech_sigfd_share, mech_sigfd_kernel, mech_sigfd_native,
+	mech_sigfd_local, mech_sigfd_share, mech_sigfd_share_5000, mech_sigfd_kernel, mech_sigfd_native,
 	mech_libuv, mech_libev, mech_libev_signalfd, mech_libevent;
 
 /* The signal every test uses: real-time, so it queues and carries a value. */

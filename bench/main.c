@@ -21,7 +21,8 @@ static const struct mech *const all_mechs[] = {
 	&mech_signalfd, /* first: the reference every ratio divides by */
 	&mech_signalfd_epoll, &mech_sigwaitinfo, &mech_selfpipe,
 	&mech_forward_thread, &mech_forward_socket,
-	&mech_sigfd_local, &mech_sigfd_share, &mech_sigfd_kernel, &mech_sigfd_native,
+	&mech_sigfd_local, &mech_sigfd_share, &mech_sigfd_share_5000, &mech_sigfd_kernel,
+	&mech_sigfd_native,
 	&mech_libuv, &mech_libev, &mech_libev_signalfd, &mech_libevent,
 };
 #define NMECHS (int)(sizeof all_mechs / sizeof all_mechs[0])

@@ -2,6 +2,8 @@
 /* The library under test, in each of its modes. All three yield records
  * laid out as struct signalfd_siginfo, so they share fdrec_read. */
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +31,8 @@ static int open_mode(int signo, unsigned long flags, const char *backend)
 
 struct sf {
 	int fd;
+	int *idle; /* sigfd-share-5000: the other share fds, or NULL */
+	int nidle;
 };
 
 static void *setup_mode(int signo, char *err, size_t n, unsigned long flags,
@@ -40,6 +44,8 @@ static void *setup_mode(int signo, char *err, size_t n, unsigned long flags,
 		errf(err, n, "malloc");
 		return NULL;
 	}
+	s->idle = NULL;
+	s->nidle = 0;
 	s->fd = open_mode(signo, flags, backend);
 	if (s->fd < 0) {
 		errf(err, n, "sigfd: %s", strerror(errno));
@@ -57,6 +63,54 @@ static void *local_setup(int signo, char *err, size_t n)
 static void *share_setup(int signo, char *err, size_t n)
 {
 	return setup_mode(signo, err, n, SIGFD_SHARE, "user");
+}
+
+/* Share mode beside IDLE_SHARE_FDS other share fds for another signal,
+ * made first, so that they come first in every list the forwarding thread
+ * keeps: its per-signal cost must not grow with them (issue 25: 1.2x at
+ * most). The soft RLIMIT_NOFILE is raised to the hard one for them. */
+#define IDLE_SHARE_FDS 4999
+
+static void *share_many_setup(int signo, char *err, size_t n)
+{
+	struct rlimit lim;
+	sigset_t other;
+	struct sf *s;
+	int *idle = calloc(IDLE_SHARE_FDS, sizeof *idle), k = 0;
+
+	if (!idle) {
+		errf(err, n, "calloc");
+		return NULL;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+		lim.rlim_cur = lim.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &lim);
+	}
+	if (setenv("SIGFD_BACKEND", "user", 1) < 0) {
+		errf(err, n, "setenv");
+		free(idle);
+		return NULL;
+	}
+	sigemptyset(&other);
+	sigaddset(&other, signo == SIGRTMAX ? SIGRTMAX - 1 : SIGRTMAX);
+	for (; k < IDLE_SHARE_FDS; k++)
+		if ((idle[k] = sigfd(&other, SIGFD_SHARE | SIGFD_CLOEXEC)) < 0) {
+			errf(err, n, "sigfd number %d of %d: %s", k + 1, IDLE_SHARE_FDS, strerror(errno));
+			while (k > 0)
+				close(idle[--k]);
+			free(idle);
+			return NULL;
+		}
+	s = setup_mode(signo, err, n, SIGFD_SHARE, "user");
+	if (!s) {
+		while (k > 0)
+			close(idle[--k]);
+		free(idle);
+		return NULL;
+	}
+	s->idle = idle;
+	s->nidle = k;
+	return s;
 }
 
 static void *kernel_setup(int signo, char *err, size_t n)
@@ -112,8 +166,13 @@ static int sf_batch(void *st, struct rec *out, int max, int timeout_ms)
 
 static void sf_teardown(void *st)
 {
-	close(((struct sf *)st)->fd);
-	free(st);
+	struct sf *s = st;
+
+	close(s->fd);
+	while (s->nidle > 0)
+		close(s->idle[--s->nidle]);
+	free(s->idle);
+	free(s);
 }
 
 const struct mech mech_sigfd_local = {
@@ -132,6 +191,17 @@ const struct mech mech_sigfd_share = {
 	.flags = M_VALUES | M_SIGFD,
 	.probe = share_probe,
 	.setup = share_setup,
+	.wait_one = sf_one,
+	.wait_batch = sf_batch,
+	.teardown = sf_teardown,
+};
+
+const struct mech mech_sigfd_share_5000 = {
+	.name = "sigfd-share-5000",
+	.what = "sigfd-share with 4,999 other share fds (another signal) open before it",
+	.flags = M_VALUES | M_SIGFD,
+	.probe = share_probe,
+	.setup = share_many_setup,
 	.wait_one = sf_one,
 	.wait_batch = sf_batch,
 	.teardown = sf_teardown,

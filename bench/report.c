@@ -328,6 +328,7 @@ static void targets(const struct bench *b)
 	/* Share mode in user space (issue 8): against the bare forwarding
 	 * thread where a thread's hop is unavoidable, else against signalfd. */
 	ratio_target(b, "sigfd-share", "forward-thread", V_RTT_PIN_P50, 1.10, 1);
+	ratio_target(b, "sigfd-share-5000", "sigfd-share", V_RTT_PIN_P50, 1.20, 1);
 	ratio_target(b, "sigfd-share", NULL, V_TPUT_ONE, 1.0, 0);
 	ratio_target(b, "sigfd-share", NULL, V_TPUT_BATCH, 1.0, 0);
 	ratio_target(b, "sigfd-share", "forward-thread", V_SELF, 1.2, 1);
