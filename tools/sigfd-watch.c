@@ -113,8 +113,7 @@ static int watch(const struct watch_args *a)
 	int fd = take_signals(&a->set), n = set_size(&a->set);
 
 	log_open(&log, a);
-	fprintf(stderr, "sigfd-watch: watching pid %ld for %d signal%s\n", (long)getpid(), n,
-		n == 1 ? "" : "s");
+	warn("watching pid %ld for %d signal%s", (long)getpid(), n, n == 1 ? "" : "s");
 	if (a->timed)
 		deadline = deadline_after(&a->timeout);
 	for (;;) {

@@ -31,6 +31,9 @@ struct watch_log {
 	int json;
 	int broken; /* a write failed; not tried again */
 };
+/* watch_say.c: all of buf to fd, in one write() unless it is cut short;
+ * 0, or -1 and errno. */
+int write_whole(int fd, const char *buf, size_t len);
 /* Open the log the arguments ask for; exits on failure. */
 void log_open(struct watch_log *log, const struct watch_args *a);
 /* One record read at read_tick (sender_tick_now()), passed on as passed_as

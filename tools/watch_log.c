@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The log of records: standard output without a COMMAND, standard error
  * with one (COMMAND's standard output stays its own), a file with -o,
- * nothing with -q. Each line is flushed at once: the log is often a pipe. */
+ * nothing with -q. Each record is formatted in memory and goes out in one
+ * write() of one line: COMMAND often writes to the same descriptor, and a
+ * record written piece by piece came out torn between its writes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,15 +38,26 @@ int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
 	       unsigned long long read_tick, int passed_as)
 {
 	struct describe_extra x = {.read_tick = read_tick, .passed_as = passed_as};
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
 
 	if (!log->out || log->broken)
 		return 0;
 	clock_gettime(CLOCK_REALTIME, &x.when);
+	if (!(mem = open_memstream(&line, &len)))
+		return -1;
 	if (log->json)
-		describe_json(log->out, rec, &x);
+		describe_json(mem, rec, &x);
 	else
-		describe_text(log->out, rec, &x);
-	if (fflush(log->out) == 0 && !ferror(log->out))
-		return 0;
-	return -1;
+		describe_text(mem, rec, &x);
+	if (fclose(mem) != 0) {
+		free(line);
+		return -1;
+	}
+	/* Nothing of ours is buffered in log->out: its descriptor directly. */
+	rc = write_whole(fileno(log->out), line, len);
+	free(line);
+	return rc;
 }
