@@ -668,6 +668,13 @@ static void free_list(struct share **list)
 void share_ctx_reap(void)
 {
 	free_list(&dead);
+	/* With no share fd left the per-signal lists go too: an object
+	 * unloaded by dlclose() takes the pointers to them with it. */
+	if (!live)
+		for (int i = 0; i < 64; i++) {
+			free(by_sig[i].v);
+			by_sig[i] = (struct share_vec){ NULL, 0, 0 };
+		}
 }
 
 void share_ctx_forget(void)

@@ -67,7 +67,8 @@ void share_ctx_writer_event(void *share, uint32_t events, int ep);
 unsigned long share_ctx_grow_for_exit(int ep);
 /* Does no share fd need a thread? */
 bool share_ctx_empty(void);
-/* Free what the thread gave up; the thread itself never calls the allocator. */
+/* Free what the thread gave up, and the per-signal lists once no share fd
+ * is left; the thread itself never calls the allocator. */
 void share_ctx_reap(void);
 /* In a process forked from the creator: remember the share fds, with those
  * the parent remembered, as an ancestor's (setmask on them: EPERM). The

@@ -6,8 +6,9 @@
 # with kernel/6.12/ applied, booted under QEMU) when everything it needs is
 # installed; otherwise says so loudly and exits 77, which the runner counts
 # as SKIPPED, never as a pass. Installs nothing (KPATCH_NO_INSTALL): CI
-# installs the packages itself. The first run builds the kernel (about 5
-# minutes on 2 cores); later runs reuse it from build/kpatch/.
+# installs the packages itself. The first run builds the kernel (about 10
+# minutes on 2 cores); later runs, from any clone, reuse it from the kernel
+# cache outside the tree (kernel/run.sh: SIGFD_KERNEL_CACHE).
 cd "$(dirname "$0")/.." || exit 1
 # The guest builds its programs itself, so a second pass of the suite (another
 # compiler, a sanitizer) would only repeat it: SIGFD_GUESTS=0 leaves it out.
@@ -20,8 +21,9 @@ if [ -n "$missing" ]; then
 	echo "SKIPPED: patched-kernel tier (missing: $missing)"
 	exit 77
 fi
+cache=$(sh kernel/run.sh --cache 2>/dev/null | sed -n '1s/^kernel cache: //p')
 if ! apt-cache policy linux-source-6.12 2>/dev/null | grep -q 'Candidate: [0-9]' &&
-	! ls build/kpatch/6.12/dl/linux-source-6.12_*.deb >/dev/null 2>&1; then
+	! ls "${cache:-/nonexistent}"/dl/linux-source-6.12_*.deb >/dev/null 2>&1; then
 	echo "SKIPPED: patched-kernel tier (apt offers no linux-source-6.12: bookworm-security in the apt sources, and apt-get update)"
 	exit 77
 fi
