@@ -239,19 +239,35 @@ struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 	return s;
 }
 
-int share_high_fd(int fd, int base)
+/* fd moved to base or above (to 3 or above when RLIMIT_NOFILE was lowered
+ * below base since; and when low is set, when nothing is free from base
+ * up); -1 and errno, fd closed either way. */
+static int move_fd(int fd, int base, bool low)
 {
 	int moved;
 
 	if (fd < 0)
 		return -1;
 	moved = fcntl(fd, F_DUPFD_CLOEXEC, base);
-	/* Nothing free from base up (or RLIMIT_NOFILE lowered since): the
-	 * numbers below it are free in a table of the thread's own. */
-	if (moved < 0 && (errno == EMFILE || errno == EINVAL))
+	if (moved < 0 && (errno == EINVAL || (low && errno == EMFILE)))
 		moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	close(fd);
 	return moved;
+}
+
+int share_high_fd(int fd, int base)
+{
+	return move_fd(fd, base, false);
+}
+
+/* Are the numbers from base up all taken by the thread's own descriptors
+ * (its reserve) and the write ends? Then a write end goes below base. */
+static bool above_base_full(int base)
+{
+	struct rlimit lim;
+
+	return getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	       writers_open + SHARE_THREAD_RESERVED + (rlim_t)base >= lim.rlim_cur;
 }
 
 /* The write end, opened again through the caller's descriptor in /proc, in
@@ -279,7 +295,10 @@ static int open_writer(const struct share *s, int base)
 		errno = EBADF; /* not the caller's pipe: the program closed it meanwhile */
 		return -1;
 	}
-	return share_high_fd(fd, base);
+	/* A write end may take the numbers below base too once those above
+	 * are all the thread's: the table is its own, and the program may
+	 * hold as many share fds as its limit allows. */
+	return move_fd(fd, base, above_base_full(base));
 }
 
 /* Is there a number free for one more write end, the thread's reserve
