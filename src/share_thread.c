@@ -5,15 +5,21 @@
  * is held, and hands them to share_ctx.c. See docs/design.md.
  *
  * - The thread keeps its descriptors in a table of its own
- *   (unshare(CLONE_FILES)): its signalfd, epoll set, wake-up pipe and the
- *   write ends. The program's table holds nothing of the library's but the
+ *   (close_range(CLOSE_RANGE_UNSHARE), allowed where unshare() is not): its
+ *   signalfd, epoll set, wake-up pipe, the write ends and the status files
+ *   of the other threads. The program's table holds nothing of the library's but the
  *   share fds themselves, so close_range(), closefrom() and dup2() cannot
  *   touch the thread's files, fork() copies none of them, and no check is
  *   made per signal. A caller reaches the thread by opening its wake-up
  *   pipe through /proc for a moment; the thread opens a new share fd's
- *   write end the same way, from the caller's table.
- * - The state belongs to the process whose pid it records; a process that
- *   finds another pid there was forked without fork handlers and drops it.
+ *   write end the same way, from the caller's table (threads named as
+ *   /proc names them, from /proc/thread-self).
+ * - After each read it gives back what a live thread leaves unblocked
+ *   (share_usual.c): the program keeps those signals.
+ * - It sheds what is its starting thread's own (fsuid, CPUs, policy).
+ * - The state belongs to the process whose word, in a page the kernel
+ *   zeroes in every child, says so; a process that finds it 0 was forked
+ *   without fork handlers and drops what it inherited.
  * - fork() is the lock and nothing more: the child starts with no share fds.
  * - exit() lets the thread write what is pending, as much as the pipes hold
  *   once grown to pipe-max-size, then the writers close with the process.
