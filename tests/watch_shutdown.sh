@@ -78,7 +78,7 @@ finish 3
 
 # A member that ignores SIGTERM: SIGKILL when the time is up. COMMAND
 # exits only once the member's trap is set (FIFO go2).
-mkfifo "$dir/go2"
+mkfifo "$dir/go2" "$dir/go3"
 start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo >"$2"; exec cat <"$1") & read x <"$3"; exit 4' sh "$dir/hold" "$dir/go" "$dir/go2" CHLD
 running
 ready "$dir/go"
@@ -87,7 +87,31 @@ next_line
 expect_text SIGCHLD child-exited pid="$cpid" status=4
 note "pid $cpid has ended: SIGTERM to the rest of its process group"
 note "process group $cpid still there 0.2 s after COMMAND: sending SIGKILL"
+next_line
+expect_text SIGCHLD child-killed status=SIGKILL
 finish 4
+
+# The same, with also an orphan out of the group (its own session) that
+# outlives the time: the group gets SIGKILL, its member is reaped and
+# logged, and the log says the orphan is left running (issue 27: that
+# last note was skipped when the group needed SIGKILL, 3 of 3).
+start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo >"$2"; exec cat <"$1") & read x <"$3"; setsid sh -c "echo \$\$ >\"\$1\"; exec cat <\"\$2\"" sh "$4" "$1" >/dev/null 2>&1 & read x <"$3"; exit 4' sh "$dir/hold" "$dir/go" "$dir/go2" "$dir/go3" CHLD
+running
+ready "$dir/go"
+echo >"$dir/go2"
+ready "$dir/go3"
+orphan=$line
+echo >"$dir/go2"
+next_line
+expect_text SIGCHLD child-exited pid="$cpid" status=4
+note "pid $cpid has ended: SIGTERM to the rest of its process group"
+note "process group $cpid still there 0.2 s after COMMAND: sending SIGKILL"
+note "leaving processes still running 0.2 s after COMMAND"
+next_line
+expect_text SIGCHLD child-killed status=SIGKILL
+finish 4
+kill -0 "$orphan" || fail "the orphan $orphan was not left running"
+kill -TERM "$orphan"
 
 # Without --group, the orphan (its own session: no group reaches it) is
 # waited for and reaped: once it has exited, sigfd-watch ends at once,

@@ -78,6 +78,19 @@ static int log_arrivals(const struct shutdown *s, int fd, int ms, struct watch_l
 	return n;
 }
 
+/* After SIGKILL to the group: reap and log its members as they go, for at
+ * most GROUP_GONE_MS (a member stopped in the kernel may take long). */
+#define GROUP_GONE_MS 2000
+static void group_gone(const struct shutdown *s, int fd, struct watch_log *log)
+{
+	struct timespec limit = { GROUP_GONE_MS / 1000, (GROUP_GONE_MS % 1000) * 1000000L };
+	struct timespec deadline = deadline_after(&limit);
+	int ms;
+
+	while ((children_left(), group_left(s)) && (ms = ms_until(&deadline)) > 0)
+		log_arrivals(s, fd, ms, log);
+}
+
 void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 {
 	struct timespec deadline;
@@ -96,10 +109,14 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 				note("process group %ld still there %g s after COMMAND: sending SIGKILL",
 				     (long)s->command, seconds(&s->a->kill_after));
 				kill(-s->command, SIGKILL);
-			} else
+				group_gone(s, fd, log);
+			}
+			/* What SIGKILL did not reach (processes out of the
+			 * group, adopted orphans) is left, and said so. */
+			if (children_left())
 				note("leaving processes still running %g s after COMMAND",
 				     seconds(&s->a->kill_after));
-			return;
+			break;
 		}
 		log_arrivals(s, fd, ms, log);
 	}
