@@ -10,9 +10,10 @@ COV_B := build/coverage
 # The guest tier runs static programs of its own, not instrumented: KVER=none
 # makes it report SKIPPED here instead of booting QEMU for nothing. Coverage
 # measures; make check judges: the runs that link the library outside this
-# build's flags (install, readme_example, cmake_consumer) or list its exported symbols
-# (static_symbols) fail here on gcov's own symbols, and are named, not fatal.
-COV_ARTIFACTS := install readme_example static_symbols cmake_consumer
+# build's flags (install, readme_example, man_examples, cmake_consumer) or list its
+# exported symbols (static_symbols) fail here on gcov's own symbols, and are named,
+# not fatal.
+COV_ARTIFACTS := install readme_example man_examples static_symbols cmake_consumer
 coverage: coverage-tools
 	@mkdir -p $(COV_B)
 	@find $(COV_B) -name '*.gcda' -delete
