@@ -113,7 +113,7 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 # a kernel with SFD_CREATOR (see each test).
 $(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
 $(B)/tests/forwarder_dlclose_plugin: ALL_LDFLAGS += -ldl
-$(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=writev
+$(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=sendmmsg
 $(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 $(B)/tests/forwarder_coalesce_closing $(B)/tests/forwarder_requeue_full_queue $(B)/tests/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
 $(B)/tests/forwarder_reroute_gone $(B)/tests/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall

@@ -69,7 +69,7 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 
 # tests/fault_inject: the library's calls that can fail go through wrappers
 # of the test's own (-Wl,--wrap), so any one of them can be made to fail.
-FAULT_WRAPPED := pipe2 signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
+FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
 $(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
 
 # The model-based differential test (fuzz/model_diff.c), a program of the

@@ -790,7 +790,7 @@ static void run(int sock, int nops)
 	CHECK((fd = open_fd(&model_mask)) >= 0);
 	fd_open = true;
 	CHECK(fstat(fd, &st) == 0);
-	kernel_model = share && !S_ISFIFO(st.st_mode);
+	kernel_model = share && !S_ISSOCK(st.st_mode);
 	SAY("%s model", kernel_model ? "kernel" : share ? "user-space" : "local");
 	for (op_no = 0; op_no < nops; op_no++)
 		step();

@@ -641,16 +641,16 @@ static void creator_run(const struct round *p)
 		if (cr.fd[i] < 0)
 			fail("creator: sigfd: %s", strerror(errno));
 		/* A kernel backend's fd (not a pipe): a reader that finds it
-		 * empty must not block, as RWF_NOWAIT does on a pipe. */
+		 * empty must not block, as RWF_NOWAIT does on a socket. */
 		MUST(fstat(cr.fd[i], &st) == 0);
-		if (!S_ISFIFO(st.st_mode))
+		if (!S_ISSOCK(st.st_mode))
 			MUST(fcntl(cr.fd[i], F_SETFL, O_NONBLOCK) == 0);
 	}
 	/* A kernel backend reads the creator's queues as a signalfd in
 	 * another thread would: a process-directed LEFT_SIG is readable there
 	 * between its sending and its delivery to left_worker, the kernel's
 	 * own rule. The rule tested here is the user-space backend's. */
-	if (!S_ISFIFO(fd_mode(cr.fd[0]))) {
+	if (!S_ISSOCK(fd_mode(cr.fd[0]))) {
 		sigdelset(&cr.mask[0], LEFT_SIG);
 		MUST(sigfd_setmask(cr.fd[0], &cr.mask[0]) == 0);
 	}

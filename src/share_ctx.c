@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The user-space share mode's state machine: each share fd is the read end
- * of a pipe whose write end the creator keeps. The kernel keeps the state
- * exactly: FIONREAD is the number of unread bytes, a write of at most
- * PIPE_BUF bytes is atomic, poll() says whether a page is free. From these
- * this file decides where a signal goes, whether it coalesces into a record
+/* The user-space share mode's state machine: each share fd is one end of a
+ * connected AF_UNIX stream socket, shut for writing, whose other end only
+ * the creator's forwarding thread holds. A socket, unlike a pipe, cannot be
+ * opened again through /proc, so no holder can write into a share fd or
+ * keep its end from coming. The kernel keeps the state exactly: SIOCOUTQ
+ * is what the unread records still charge to the writer, each send its own
+ * socket buffer of a size measured once (probe_truesize()). From these this
+ * file decides where a signal goes, whether it coalesces into a record
  * still unread, and how many can be taken. See docs/design.md. */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +18,12 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <linux/sockios.h>
 
 #include "share_ctx.h"
 #include "tasks.h"
@@ -28,27 +32,31 @@
 /* The kernel's first real-time signal: below it a pending signal coalesces. */
 #define KERNEL_SIGRTMIN 32
 
-_Static_assert(SHARE_BATCH * sizeof(struct sigfd_siginfo) <= PIPE_BUF,
-	       "a batch must be one atomic pipe write");
-
 struct share {
 	struct share *next, *prev; /* prev: in the live list only */
 	uint64_t seq;     /* creation order: routing prefers the oldest */
 	bool removed;     /* let go by the thread: an event for it is stale */
-	int writer;       /* write end of the pipe in the thread's table, or -1 */
-	int handoff;      /* the write end in the caller's table until adopted, or -1 */
-	char from[TASK_NAME_SIZE]; /* the thread whose table holds handoff, as /proc names it */
+	int writer;       /* the writing end in the thread's table, or -1 */
+	int handoff;      /* the writing end in the caller's table until adopted, or -1 */
 	int error;        /* why adoption failed, or 0 */
 	bool tried;       /* the thread has tried to adopt it */
-	dev_t dev;        /* identity of the pipe, for setmask */
+	dev_t dev;        /* identity of the share fd, for setmask */
 	ino_t ino;
+	dev_t wdev;       /* identity of the writing end, for adoption */
+	ino_t wino;
 	sigbits mask;
-	unsigned room;    /* records that surely fit now; 0: wait for a free page (set_room()) */
-	uint64_t written; /* records written so far */
-	uint64_t read;    /* records the reader has surely begun, from FIONREAD */
-	/* 1 + the number of the newest record of each standard signal, or 0. */
-	uint64_t last[KERNEL_SIGRTMIN];
+	unsigned room;    /* records that surely fit now; 0: wait for room (set_room()) */
+	int sndbuf;       /* what the writing end may have charged at once */
+	uint64_t charged; /* what everything sent so far charged, in all */
+	/* charged once the send holding the newest record of each standard
+	 * signal was made, or 0. */
+	uint64_t last_end[KERNEL_SIGRTMIN];
 };
+
+/* What the kernel charges a send of n records (n = 1..SHARE_BATCH), and
+ * the most it charges per record, whatever the send: measured once. */
+static unsigned truesize[SHARE_BATCH + 1];
+static unsigned per_record;
 
 static struct share *live;    /* our share fds, in creation order */
 static struct share *live_last;
@@ -192,11 +200,21 @@ void share_set_of(sigset_t *set, sigbits bits)
 			sigaddset(set, sig);
 }
 
+/* Close both ends of a pair that could not become a share fd, errno kept. */
+static void close_both(const int sv[2])
+{
+	int err = errno;
+
+	close(sv[0]);
+	close(sv[1]);
+	errno = err;
+}
+
 struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 {
 	struct share *s = calloc(1, sizeof *s);
-	int pipefd[2], err;
-	struct stat st;
+	struct stat st, wst;
+	int sv[2];
 
 	if (!s)
 		return NULL;
@@ -205,25 +223,25 @@ struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		free(s);
 		return NULL;
 	}
-	if (fstat(pipefd[0], &st) < 0 ||
-	    ((flags & SIGFD_NONBLOCK) && fcntl(pipefd[0], F_SETFL, O_NONBLOCK) < 0) ||
-	    (!(flags & SIGFD_CLOEXEC) && fcntl(pipefd[0], F_SETFD, 0) < 0)) {
-		err = errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
+	/* The share fd is shut for writing: what a holder writes fails
+	 * (EPIPE) instead of filling the other end. */
+	if (shutdown(sv[0], SHUT_WR) < 0 || fstat(sv[0], &st) < 0 || fstat(sv[1], &wst) < 0 ||
+	    ((flags & SIGFD_NONBLOCK) && fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0) ||
+	    (!(flags & SIGFD_CLOEXEC) && fcntl(sv[0], F_SETFD, 0) < 0)) {
+		close_both(sv);
 		free(s);
-		errno = err;
 		return NULL;
 	}
 	s->writer = -1;
-	s->handoff = pipefd[1];
-	tasks_own_name(s->from, sizeof s->from);
+	s->handoff = sv[1];
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
+	s->wdev = wst.st_dev;
+	s->wino = wst.st_ino;
 	s->seq = opened++;
 	by_room[0]++;
 	set_mask(s, mask);
@@ -235,8 +253,13 @@ struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 	live_last = s;
 	if (!adopt_from)
 		adopt_from = s;
-	*reader = pipefd[0];
+	*reader = sv[0];
 	return s;
+}
+
+int share_ctx_handoff(const struct share *s)
+{
+	return s->handoff;
 }
 
 /* fd moved to base or above (to 3 or above when RLIMIT_NOFILE was lowered
@@ -261,7 +284,7 @@ int share_high_fd(int fd, int base)
 }
 
 /* Are the numbers from base up all taken by the thread's own descriptors
- * (its reserve) and the write ends? Then a write end goes below base. */
+ * (its reserve) and the writers? Then a writer goes below base. */
 static bool above_base_full(int base)
 {
 	struct rlimit lim;
@@ -270,39 +293,8 @@ static bool above_base_full(int base)
 	       writers_open + SHARE_THREAD_RESERVED + (rlim_t)base >= lim.rlim_cur;
 }
 
-/* The write end, opened again through the caller's descriptor in /proc, in
- * the thread's own table at base or above; checked to be the same pipe (the
- * program may have closed the caller's meanwhile). */
-static int open_writer(const struct share *s, int base)
-{
-	char path[64];
-	struct stat st;
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/self/task/%s/fd/%d", s->from, s->handoff);
-	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	if (!S_ISFIFO(st.st_mode) || st.st_dev != s->dev || st.st_ino != s->ino) {
-		close(fd);
-		errno = EBADF; /* not the caller's pipe: the program closed it meanwhile */
-		return -1;
-	}
-	/* A write end may take the numbers below base too once those above
-	 * are all the thread's: the table is its own, and the program may
-	 * hold as many share fds as its limit allows. */
-	return move_fd(fd, base, above_base_full(base));
-}
-
-/* Is there a number free for one more write end, the thread's reserve
- * kept? RLIMIT_NOFILE is asked each time: the program may change it. */
+/* Is there a number free for one more writer, the thread's reserve kept?
+ * RLIMIT_NOFILE is asked each time: the program may change it. */
 static bool room_for_writer(void)
 {
 	struct rlimit lim;
@@ -311,36 +303,160 @@ static bool room_for_writer(void)
 	       writers_open + SHARE_THREAD_RESERVED < lim.rlim_cur;
 }
 
-void share_ctx_adopt(int ep, int base)
+/* What the writer has charged and not yet had back: the records the reader
+ * has not read whole. */
+static int charged_now(const struct share *s, int *outq)
 {
-	struct share *from = adopt_from;
+	return ioctl(s->writer, SIOCOUTQ, outq);
+}
 
-	adopt_from = NULL;
-	for (struct share *s = from; s; s = s->next) {
-		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET, .data.ptr = s };
+/* Measure what a send of n records charges, for each n, on a pair of our
+ * own nobody reads but us: 0, or -1 and errno. The same kernel charges a
+ * share fd's writer the same. */
+static int probe_truesize(int base)
+{
+	static const struct sigfd_siginfo zero[SHARE_BATCH];
+	unsigned most = 0;
+	int sv[2], err = 0;
 
-		if (s->tried || s->handoff < 0)
-			continue;
-		s->tried = true;
-		if (!room_for_writer()) {
-			s->error = EMFILE;
-			continue;
-		}
-		s->writer = open_writer(s, base);
-		if (s->writer >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0) {
-			int err = errno;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	/* Away from 0-2, which the thread leaves empty. */
+	sv[0] = move_fd(sv[0], base, true);
+	sv[1] = move_fd(sv[1], base, true);
+	for (unsigned n = 1; n <= SHARE_BATCH && !err; n++) {
+		char drain[sizeof zero];
+		int outq;
 
-			close(s->writer);
-			s->writer = -1;
-			errno = err;
-		}
-		if (s->writer < 0)
-			s->error = errno;
+		if (sv[0] < 0 || sv[1] < 0 ||
+		    send(sv[1], zero, n * RECORD, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)(n * RECORD) ||
+		    ioctl(sv[1], SIOCOUTQ, &outq) < 0 || outq <= 0 ||
+		    recv(sv[0], drain, sizeof drain, MSG_DONTWAIT) != (ssize_t)(n * RECORD))
+			err = errno ? errno : EIO;
 		else {
-			writers_open++;
-			set_room(s, SHARE_BATCH); /* an empty pipe has a free page */
+			truesize[n] = (unsigned)outq;
+			if ((truesize[n] + n - 1) / n > most)
+				most = (truesize[n] + n - 1) / n;
 		}
 	}
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	per_record = most;
+	return 0;
+}
+
+/* The records that surely fit now: each send goes through while what is
+ * charged is under sndbuf. */
+static unsigned room_now(const struct share *s)
+{
+	int outq;
+	unsigned room;
+
+	if (charged_now(s, &outq) < 0 || outq >= s->sndbuf)
+		return 0;
+	room = (unsigned)(s->sndbuf - outq - 1) / per_record + 1;
+	return room < SHARE_BATCH ? room : SHARE_BATCH;
+}
+
+/* The most a socket may be given to send without privilege: twice
+ * /proc/sys/net/core/wmem_max, as the kernel doubles what it is asked for;
+ * 0 when it cannot be read. Read once, without the allocator: the thread
+ * asks. */
+static int sndbuf_max(void)
+{
+	static int max = -1;
+	char buf[32];
+	ssize_t n = -1;
+	long asked;
+	int fd;
+
+	if (max >= 0)
+		return max;
+	fd = open("/proc/sys/net/core/wmem_max", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return max = 0;
+	buf[n] = 0;
+	asked = strtol(buf, NULL, 10);
+	return max = asked > 0 && asked <= INT_MAX / 2 ? (int)(2 * asked) : 0;
+}
+
+/* Give s's writer the most room allowed without privilege (more than the
+ * default's 278 records at a record a send), and learn what it has. */
+static int grow_sndbuf(struct share *s)
+{
+	socklen_t len = sizeof s->sndbuf;
+	int max = sndbuf_max(), ask = max / 2;
+
+	if (getsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &s->sndbuf, &len) < 0)
+		return -1;
+	if (s->sndbuf < max)
+		(void)setsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &ask, sizeof ask);
+	return getsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &s->sndbuf, &len);
+}
+
+
+
+void share_ctx_adopt_fd(int fd, int ep, int base)
+{
+	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
+	struct share *s = adopt_from;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	while (s && !(share_ctx_waiting(s) && s->handoff >= 0 && s->wdev == st.st_dev &&
+		      s->wino == st.st_ino))
+		s = s->next;
+	if (!s) {
+		close(fd); /* not one of ours waiting: stale, or sent by another process */
+		return;
+	}
+	s->tried = true;
+	if (!room_for_writer()) {
+		close(fd);
+		s->error = EMFILE;
+		return;
+	}
+	ev.data.ptr = s;
+	s->writer = move_fd(fd, base, above_base_full(base));
+	if (s->writer >= 0 && ((!per_record && probe_truesize(base) < 0) ||
+			       grow_sndbuf(s) < 0 ||
+			       epoll_ctl(ep, EPOLL_CTL_ADD, s->writer, &ev) < 0)) {
+		int err = errno;
+
+		close(s->writer);
+		s->writer = -1;
+		errno = err;
+	}
+	if (s->writer < 0) {
+		s->error = errno;
+		return;
+	}
+	writers_open++;
+	set_room(s, room_now(s));
+	while (adopt_from && !share_ctx_waiting(adopt_from))
+		adopt_from = adopt_from->next;
+}
+
+void share_ctx_refuse_waiting(int err)
+{
+	for (struct share *s = adopt_from; s; s = s->next)
+		if (share_ctx_waiting(s) && s->handoff >= 0) {
+			s->tried = true;
+			s->error = err;
+		}
 }
 
 bool share_ctx_waiting(const struct share *s)
@@ -423,18 +539,19 @@ static void remove_share(struct share *gone, int ep)
 	dead = gone;
 }
 
-/* A free pipe page holds a whole batch; otherwise the pipe wakes its writer
- * (EPOLLOUT) when the reader frees one. The event alone may be stale, so ask. */
+/* The writer wakes the thread (EPOLLOUT, edge-triggered) as the reader
+ * frees room; the event alone may be stale, so ask. A reader gone (its
+ * last copy closed, or shut for reading) hangs the writer up. */
 static void refresh_room(struct share *s, int ep)
 {
 	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
 
 	if (poll(&p, 1, 0) < 0)
 		return; /* keep the old guess: the next event asks again */
-	if (p.revents & POLLERR)
+	if (p.revents & (POLLERR | POLLHUP))
 		remove_share(s, ep);
 	else
-		set_room(s, (p.revents & POLLOUT) ? SHARE_BATCH : 0);
+		set_room(s, room_now(s));
 }
 
 void share_ctx_writer_event(void *share, uint32_t events, int ep)
@@ -453,27 +570,23 @@ void share_ctx_writer_event(void *share, uint32_t events, int ep)
 		refresh_room(s, ep);
 }
 
-/* Has the reader begun record number k of s? Asked of the kernel only when
- * what we last learned does not already say so. */
-static bool begun(struct share *s, uint64_t k)
+/* Has the reader begun the newest record of standard signal sig in s? It
+ * has once the send holding it charges nothing any more: records are read
+ * whole, in order. In doubt, yes: a record too many, never one lost. */
+static bool begun(const struct share *s, unsigned sig)
 {
-	int unread;
+	int outq;
 
-	if (k < s->read)
-		return true;
-	if (k >= s->written || ioctl(s->writer, FIONREAD, &unread) < 0)
-		return false;
-	s->read = s->written - (uint64_t)unread / RECORD;
-	return k < s->read;
+	return charged_now(s, &outq) < 0 || s->charged - (uint64_t)outq >= s->last_end[sig];
 }
 
-/* Does the pipe of s still have a reader? Its last copy may have been
- * closed after the thread last looked: its unread records are going. */
-static bool has_reader(struct share *s)
+/* Does s still have a reader? Its last copy may have been closed after
+ * the thread last looked: its unread records are going. */
+static bool has_reader(const struct share *s)
 {
 	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
 
-	return poll(&p, 1, 0) == 1 && !(p.revents & POLLERR);
+	return poll(&p, 1, 0) == 1 && !(p.revents & (POLLERR | POLLHUP));
 }
 
 /* A standard signal coalesces while a record of it is unread in a share fd
@@ -493,60 +606,66 @@ static bool coalesces(const struct sigfd_siginfo *recs, unsigned i, struct share
 	for (unsigned k = 0; k < by_sig[sig - 1].n; k++) {
 		struct share *s = by_sig[sig - 1].v[k];
 
-		if (s->last[sig] && !begun(s, s->last[sig] - 1) && has_reader(s))
+		if (s->last_end[sig] && !begun(s, sig) && has_reader(s))
 			return true;
 	}
 	return false;
 }
 
-/* A write into a pipe with no reader raises SIGPIPE at the writing thread,
- * which blocks it: take it at once, so that it never becomes a record nor
- * stays pending. A thread-directed signal is taken before a process one. */
-static void drop_own_sigpipe(void)
-{
-	sigset_t pipe_only;
-	struct timespec now = { 0, 0 };
-
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	sigtimedwait(&pipe_only, NULL, &now);
-}
-
-/* Write the records routed to s in one atomic write. On failure they go
- * back; *gone says s was removed meanwhile (closed by its last reader or by
- * the program), so they may be routed again. */
+/* Write the records routed to s, in order, with one call. A record of a
+ * standard signal ends its send, so that whether the reader has begun it
+ * can be told from what is still charged (begun()). On failure what was
+ * not sent goes back; *gone says s was removed meanwhile (closed by its
+ * last reader or by the program), so it may be routed again. */
 static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, unsigned n,
 			     struct share *const *dest, int ep, bool *gone)
 {
 	struct iovec iov[SHARE_BATCH];
-	unsigned count = 0;
-	uint32_t mine = 0;
+	struct mmsghdr sends[SHARE_BATCH];
+	uint32_t in_send[SHARE_BATCH], back = 0;
+	unsigned count = 0, made = 0;
+	bool open_send = false;
+	int sent;
 
-	for (unsigned i = 0; i < n; i++)
-		if (dest[i] == s) {
-			iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
-			mine |= (uint32_t)1 << i;
+	for (unsigned i = 0; i < n; i++) {
+		if (dest[i] != s)
+			continue;
+		if (!open_send) {
+			memset(&sends[made], 0, sizeof sends[made]);
+			sends[made].msg_hdr.msg_iov = &iov[count];
+			in_send[made] = 0;
+			open_send = true;
 		}
-	if (writev(s->writer, iov, (int)count) < 0) {
-		if (errno == EPIPE) {
-			drop_own_sigpipe();
-			remove_share(s, ep);
-			*gone = true;
-		} else {
-			set_room(s, 0); /* EAGAIN: the pipe is fuller than we knew */
-			refresh_room(s, ep);
+		iov[count++] = (struct iovec){ .iov_base = (void *)&recs[i], .iov_len = RECORD };
+		sends[made].msg_hdr.msg_iovlen++;
+		in_send[made] |= (uint32_t)1 << i;
+		if (recs[i].ssi_signo < KERNEL_SIGRTMIN) {
+			made++;
+			open_send = false;
 		}
-		return mine;
 	}
-	for (unsigned i = 0; i < n; i++)
-		if (dest[i] == s) {
-			if (recs[i].ssi_signo < KERNEL_SIGRTMIN)
-				s->last[recs[i].ssi_signo] = s->written + 1;
-			s->written++;
+	if (open_send)
+		made++;
+	sent = sendmmsg(s->writer, sends, made, MSG_DONTWAIT | MSG_NOSIGNAL);
+	for (int k = 0; k < (int)made; k++) {
+		if (k >= sent) {
+			back |= in_send[k];
+			continue;
 		}
-	if (s->room == 0)
+		s->charged += truesize[sends[k].msg_hdr.msg_iovlen];
+		for (unsigned i = 0; i < n; i++)
+			if ((in_send[k] & ((uint32_t)1 << i)) && recs[i].ssi_signo < KERNEL_SIGRTMIN)
+				s->last_end[recs[i].ssi_signo] = s->charged;
+	}
+	if (back) {
+		if (sent < 0 && (errno == EPIPE || errno == ECONNRESET))
+			remove_share(s, ep);
+		else
+			refresh_room(s, ep); /* EAGAIN: fuller than we knew; or a hang-up */
+		*gone = s->removed || s->writer < 0;
+	} else if (s->room == 0)
 		refresh_room(s, ep);
-	return 0;
+	return back;
 }
 
 /* Route and write; *again: the records whose share fd turned out gone. */
@@ -624,47 +743,28 @@ uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
 	return back;
 }
 
-/* The most a pipe may hold without privilege, from /proc (1 MiB when it
- * cannot be read). Read without the allocator: the thread asks. */
-static int pipe_max_size(void)
+unsigned long share_ctx_room_for_exit(int ep)
 {
-	char buf[32];
-	ssize_t n = -1;
-	int fd = open("/proc/sys/fs/pipe-max-size", O_RDONLY | O_CLOEXEC);
-	long max;
-
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-	}
-	if (n <= 0)
-		return 1 << 20;
-	buf[n] = 0;
-	max = strtol(buf, NULL, 10);
-	return max > 0 && max <= INT_MAX ? (int)max : 1 << 20;
-}
-
-unsigned long share_ctx_grow_for_exit(int ep)
-{
-	int max = pipe_max_size();
 	unsigned long budget = 0;
 
 	for (struct share *s = live, *next; s; s = next) {
-		int size, unread;
+		int outq;
 
 		next = s->next; /* refresh_room() may remove s */
 		if (s->writer < 0)
 			continue;
-		/* Growing may fail (EPERM past the user's pipe pages): the
-		 * pipe then holds what it held. */
-		if (fcntl(s->writer, F_GETPIPE_SZ) < max)
-			(void)fcntl(s->writer, F_SETPIPE_SZ, max);
-		size = fcntl(s->writer, F_GETPIPE_SZ);
-		if (size > 0 && ioctl(s->writer, FIONREAD, &unread) == 0 && unread < size)
-			budget += (unsigned long)(size - unread) / RECORD;
+		/* At best a whole batch a send. */
+		if (charged_now(s, &outq) == 0 && outq < s->sndbuf)
+			budget += (unsigned long)(s->sndbuf - outq) / (truesize[SHARE_BATCH] / SHARE_BATCH) +
+				  SHARE_BATCH;
 		refresh_room(s, ep);
 	}
 	return budget;
+}
+
+unsigned share_ctx_writers(void)
+{
+	return writers_open;
 }
 
 bool share_ctx_empty(void)

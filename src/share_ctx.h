@@ -20,29 +20,35 @@ typedef uint64_t sigbits;
 struct share;
 #define SIGBIT(sig) ((sigbits)1 << ((sig) - 1))
 
-/* Most records taken from the kernel at once: what one atomic pipe write
- * (PIPE_BUF bytes) holds. */
+/* Most records taken from the kernel at once (a bit each in a uint32_t). */
 #define SHARE_BATCH 32
 
-/* Numbers of the thread's table it keeps from the write ends: 0-2 (left
- * empty), its own four descriptors, /proc/self/task and up to 8 threads'
- * status files (tasks.h), and three it opens for a moment (a listing and a
- * status file; a write end being adopted). */
+/* Numbers of the thread's table it keeps from the writers: 0-2 (left
+ * empty), its own three descriptors, /proc/self/task and up to 8 threads'
+ * status files (tasks.h), and four it opens for a moment (a listing and a
+ * status file; a writer being received; the pair probe_truesize() uses). */
 #define SHARE_THREAD_RESERVED 20
 
 sigbits share_bits(const sigset_t *mask);
 void share_set_of(sigset_t *set, sigbits bits);
 
-/* A new share fd for mask: its reader end goes in *reader (the caller's fd);
- * the write end waits in the caller's table for the thread to adopt it
- * (share_ctx_adopt()). NULL and errno on failure. */
+/* A new share fd for mask goes in *reader (the caller's fd); its writer
+ * waits in the caller's table until the caller has sent it to the thread
+ * and the thread has adopted it (share_ctx_adopt_fd()). NULL and errno on
+ * failure. */
 struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader);
+/* The writer waiting in the caller's table, to be sent to the thread. */
+int share_ctx_handoff(const struct share *s);
 /* In the thread: fd moved to base or above (above 2 if RLIMIT_NOFILE is
  * lower now), close-on-exec; -1 and errno, fd closed either way. */
 int share_high_fd(int fd, int base);
-/* In the thread: open again, in its own table at base or above, the write
- * ends waiting to be adopted, and watch them in ep. */
-void share_ctx_adopt(int ep, int base);
+/* In the thread: fd, received from a caller, is the writer of a share fd
+ * waiting to be adopted: keep it at base or above and watch it in ep. Any
+ * other fd is closed. */
+void share_ctx_adopt_fd(int fd, int ep, int base);
+/* In the thread: the share fds sent whose writers never arrived (no number
+ * was free to receive them) fail with err. */
+void share_ctx_refuse_waiting(int err);
 /* Not adopted yet, nor refused: a thread that ended (exit() in another
  * thread) let it go before it could keep it. */
 bool share_ctx_waiting(const struct share *s);
@@ -62,9 +68,11 @@ unsigned share_ctx_batch(void);
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
-/* At exit: grow each pipe to /proc/sys/fs/pipe-max-size, so that what is
- * pending fits; the number of records all of them can still take. */
-unsigned long share_ctx_grow_for_exit(int ep);
+/* At exit: about the number of records all the writers can still take,
+ * a batch a send. */
+unsigned long share_ctx_room_for_exit(int ep);
+/* The writers the thread holds. */
+unsigned share_ctx_writers(void);
 /* Does no share fd need a thread? */
 bool share_ctx_empty(void);
 /* Free what the thread gave up, and the per-signal lists once no share fd

@@ -6,14 +6,14 @@
  *
  * - The thread keeps its descriptors in a table of its own
  *   (close_range(CLOSE_RANGE_UNSHARE), allowed where unshare() is not): its
- *   signalfd, epoll set, wake-up pipe, the write ends and the status files
- *   of the other threads. The program's table holds nothing of the library's but the
- *   share fds themselves, so close_range(), closefrom() and dup2() cannot
- *   touch the thread's files, fork() copies none of them, and no check is
- *   made per signal. A caller reaches the thread by opening its wake-up
- *   pipe through /proc for a moment; the thread opens a new share fd's
- *   write end the same way, from the caller's table (threads named as
- *   /proc names them, from /proc/thread-self).
+ *   signalfd, epoll set, its end of the door, the writers and the status
+ *   files of the other threads. close_range(), closefrom() and dup2() in
+ *   the program cannot touch them, fork() copies none of them, and no
+ *   check is made per signal. The program's table holds, besides the share
+ *   fds, the callers' end of the door while the thread runs: a socket pair
+ *   made before the thread, the one way a socket (a share fd's writer) can
+ *   pass between two tables without privilege. A caller wakes the thread
+ *   with a byte on it and sends a new share fd's writer over it.
  * - After each read it gives back what a live thread leaves unblocked
  *   (share_usual.c): the program keeps those signals.
  * - It sheds what is its starting thread's own (fsuid, CPUs, policy).
@@ -21,8 +21,8 @@
  *   zeroes in every child, says so; a process that finds it 0 was forked
  *   without fork handlers and drops what it inherited.
  * - fork() is the lock and nothing more: the child starts with no share fds.
- * - exit() lets the thread write what is pending, as much as the pipes hold
- *   once grown to pipe-max-size, then the writers close with the process.
+ * - exit() lets the thread write what is pending, as much as the writers
+ *   hold, then the writers close with the process.
  * - The thread ends when the last share fd is gone, or when it is the last
  *   thread of a process whose main thread called pthread_exit(). It is
  *   joined under the lock, after its last use of it, by the next start or
@@ -44,9 +44,11 @@
 #include <sys/fsuid.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "share_ctx.h"
@@ -67,7 +69,7 @@
 #define RECHECK_MS 10
 /* The thread's descriptors take numbers from here up (half the soft limit
  * when that is lower): 0-2 stay empty, so that nothing written to stderr
- * from the thread lands in a pipe, and ThreadSanitizer, which takes a
+ * from the thread lands in a writer, and ThreadSanitizer, which takes a
  * descriptor number for one object across tables, rarely sees the
  * program's files at the same numbers. */
 #define THREAD_FD_BASE 256
@@ -88,11 +90,20 @@ static struct {
 	unsigned asked, done; /* catch-ups asked for by share_sync(), and made */
 	unsigned starts;      /* threads started so far */
 	pthread_t thread;
-	char name[TASK_NAME_SIZE]; /* its id as /proc names it: its table is /proc/self/task/NAME/fd */
-	/* In the thread's own table: its signalfd, epoll set, and the two
-	 * ends of its wake-up pipe (it holds the write end too, so the pipe
-	 * never hangs up when a caller's copy closes). */
-	int sfd, ep, wake_r, wake_w;
+	/* In the thread's own table: its signalfd, epoll set, and its end of
+	 * the door. */
+	int sfd, ep, door;
+	/* The callers' end of the door, in the program's table, and its
+	 * identity: a number the program has closed and reused is not ours. */
+	int door_caller;
+	dev_t door_dev;
+	ino_t door_ino;
+	/* The thread's end in the program's table, from the door's making
+	 * until the thread has its own table with a copy: a child forked
+	 * meanwhile closes it, or it could take what callers send. */
+	int door_spare;
+	ino_t spare_ino;
+	bool door_lost;       /* every copy of the callers' end is closed */
 	int fd_base;          /* where the thread's descriptor numbers start */
 	sigbits taking;       /* the mask sfd has */
 	/* Signals left to the program: another thread leaves them unblocked
@@ -109,8 +120,9 @@ static struct {
 	.moved = PTHREAD_COND_INITIALIZER,
 	.sfd = -1,
 	.ep = -1,
-	.wake_r = -1,
-	.wake_w = -1,
+	.door = -1,
+	.door_caller = -1,
+	.door_spare = -1,
 };
 
 /* Which process the state belongs to, without comparing pid numbers (a
@@ -157,14 +169,57 @@ static pid_t own_tid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* Is the callers' end of the door still at its number? The program may
+ * have closed it (closefrom()) and the number gone to a file of its own:
+ * false, errno EBADF; or fstat() failed, with its errno. */
+static bool door_intact(void)
+{
+	struct stat st;
+
+	if (fwd.door_caller >= 0 && fstat(fwd.door_caller, &st) < 0)
+		return false; /* EBADF: closed, or its errno */
+	if (fwd.door_caller < 0 || !S_ISSOCK(st.st_mode) || st.st_dev != fwd.door_dev ||
+	    st.st_ino != fwd.door_ino) {
+		errno = EBADF;
+		return false;
+	}
+	return true;
+}
+
+/* Close the callers' end, if it is still ours, and forget it. */
+static void close_door(void)
+{
+	if (door_intact())
+		close(fwd.door_caller);
+	fwd.door_caller = -1;
+}
+
+/* Close the thread's end in the program's table: the caller that made
+ * it, under the lock, knows it is there; a child checks first (one forked
+ * without fork handlers may have reused the number by now). */
+static void close_spare(bool check)
+{
+	struct stat st;
+
+	if (fwd.door_spare >= 0 &&
+	    (!check || (fstat(fwd.door_spare, &st) == 0 && S_ISSOCK(st.st_mode) &&
+			st.st_dev == fwd.door_dev && st.st_ino == fwd.spare_ino)))
+		close(fwd.door_spare);
+	fwd.door_spare = -1;
+}
+
 /* In a new process: no thread runs here, and the thread's table was the
- * parent's thread's: nothing of it is here to close. */
+ * parent's thread's: nothing of it is here to close but the copy of the
+ * callers' end of the door. */
 static void start_over(void)
 {
 	share_ctx_forget();
+	close_door();
+	close_spare(true);
 	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = fwd.started = false;
 	fwd.exit_ran = false;
-	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
+	fwd.sfd = fwd.ep = fwd.door = -1;
+	fwd.door_lost = false;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
 	if (leader_key_made && own_tid() == getpid())
@@ -191,12 +246,16 @@ static void claim_state(void)
 		sched_yield();
 }
 
+static void join_ended(void);
+
+/* An ended thread is joined, and its door closed, at the next call. */
 void share_lock(struct share_call *call)
 {
 	call->saved_errno = errno;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &call->cancel_state);
 	claim_state();
 	pthread_mutex_lock(&fwd.lock);
+	join_ended();
 }
 
 void share_unlock(struct share_call *call, int ok)
@@ -381,46 +440,82 @@ static int watch(int fd, void *tag)
 }
 
 /* In the new thread: a table of its own, rid of the program's files (it
- * must not keep one open), and its descriptors in it. The wake-up pipe can
- * be opened through /proc by any thread of ours, whatever uid it has
- * taken since (/proc itself lets only this process's threads and its
- * tracers at it). Returns 0, or -1 and errno; *own says whether the
- * table is the thread's own (a failed unshare() leaves it the program's). */
-static int make_own_table(bool *own)
+ * must not keep one open), and its descriptors in it. The table is copied
+ * up to the thread's end of the door (at door_at, made just before the
+ * thread), which moves above that number; the copies of the program's
+ * files below it are closed at once. Returns 0, or -1 and errno; *own says
+ * whether the table is the thread's own (a failed unshare leaves it the
+ * program's). */
+static int make_own_table(bool *own, int door_at)
 {
 	struct rlimit lim;
 	sigset_t none;
-	int pipefd[2];
+	int above;
 
-	/* Unshared and emptied in one call: close_range() is allowed where
-	 * unshare() is not (the containers' default seccomp profiles). */
-	*own = syscall(SYS_close_range, 0U, ~0U, CLOSE_RANGE_UNSHARE) == 0;
+	/* Unshared and emptied above door_at in one call: close_range() is
+	 * allowed where unshare() is not (the containers' default seccomp
+	 * profiles). */
+	*own = syscall(SYS_close_range, (unsigned)door_at + 1, ~0U, CLOSE_RANGE_UNSHARE) == 0;
 	if (!*own)
 		return -1;
 	fwd.fd_base = THREAD_FD_BASE;
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur / 2 < THREAD_FD_BASE)
 		fwd.fd_base = lim.rlim_cur / 2 > 3 ? (int)(lim.rlim_cur / 2) : 3;
+	above = fwd.fd_base > door_at ? fwd.fd_base : door_at + 1;
+	fwd.door = fcntl(door_at, F_DUPFD_CLOEXEC, above);
+	syscall(SYS_close_range, 0U, (unsigned)door_at, 0U);
 	sigemptyset(&none);
 	fwd.sfd = high(signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC));
 	fwd.ep = high(epoll_create1(EPOLL_CLOEXEC));
-	if (pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) == 0) {
-		fwd.wake_r = high(pipefd[0]);
-		fwd.wake_w = high(pipefd[1]);
-	}
-	if (fwd.sfd < 0 || fwd.ep < 0 || fwd.wake_r < 0 || fwd.wake_w < 0 ||
-	    fchmod(fwd.wake_r, 0666) < 0 || watch(fwd.sfd, &fwd.sfd) < 0 ||
-	    watch(fwd.wake_r, &fwd.wake_r) < 0)
+	if (fwd.door < 0 || fwd.sfd < 0 || fwd.ep < 0 || watch(fwd.sfd, &fwd.sfd) < 0 ||
+	    watch(fwd.door, &fwd.door) < 0)
 		return -1;
 	fwd.taking = 0;
 	return 0;
 }
 
-static void drain_wake(void)
+/* Take what callers sent through the door: wake-up bytes, and writers to
+ * adopt. A writer that could not be received (no number free) makes the
+ * share fds still waiting fail. The door closed by every caller's copy
+ * (the program closed its end) leaves the thread to look on its own. */
+static void drain_door(void)
 {
-	char buf[64];
+	union {
+		char space[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	bool truncated = false;
 
-	while (read(fwd.wake_r, buf, sizeof buf) == (ssize_t)sizeof buf)
-		;
+	for (;;) {
+		char bytes[64];
+		struct iovec iov = { bytes, sizeof bytes };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space,
+				      .msg_controllen = sizeof control.space };
+		ssize_t n = recvmsg(fwd.door, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+		if (n == 0) {
+			epoll_ctl(fwd.ep, EPOLL_CTL_DEL, fwd.door, NULL);
+			fwd.door_lost = true;
+		}
+		if (n <= 0)
+			break;
+		truncated |= (msg.msg_flags & MSG_CTRUNC) != 0;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			unsigned char *data = CMSG_DATA(c);
+			size_t fds = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			for (size_t i = 0; i < fds; i++) {
+				int fd;
+
+				memcpy(&fd, data + i * sizeof fd, sizeof fd);
+				share_ctx_adopt_fd(fd, fwd.ep, fwd.fd_base);
+			}
+		}
+	}
+	if (truncated)
+		share_ctx_refuse_waiting(EMFILE);
 }
 
 /* The thread serves the whole process: it drops what it inherited from
@@ -444,57 +539,50 @@ static void shed_caller_attributes(void)
 		(void)setpriority(PRIO_PROCESS, 0, nice);
 }
 
-static void *forward(void *unused)
+static void *forward(void *door_at)
 {
 	struct epoll_event ev[FORWARD_EVENTS];
-	char me[TASK_NAME_SIZE];
-	bool own;
-	int err;
+	bool own, more = false;
+	int err, extra_rounds = 0;
 
-	(void)unused;
 	shed_caller_attributes();
-	tasks_own_name(me, sizeof me);
-	err = make_own_table(&own) < 0 ? errno : 0;
-	share_usual_start(fwd.fd_base);
+	err = make_own_table(&own, (int)(intptr_t)door_at) < 0 ? errno : 0;
+	if (!err && share_usual_start(fwd.fd_base) < 0)
+		err = errno;
 	pthread_mutex_lock(&fwd.lock);
-	memcpy(fwd.name, me, sizeof me);
 	fwd.start_error = err;
-	if (!err) {
-		/* The share fd that started us is adopted, and what it takes is
-		 * taken, before its caller goes on: no wake-up needed. */
-		share_ctx_adopt(fwd.ep, fwd.fd_base);
-		update_mask();
-		take_batch(SHARE_BATCH);
-	}
 	fwd.started = err == 0;
 	if (err)
 		fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);
 	/* Records held keep the thread until the queue takes them back. */
-	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone())) {
-		int timeout = fwd.leader_gone ? ALONE_POLL_MS : -1, n;
+	/* With the door closed by the program, and no writer left, nothing
+	 * can reach the thread: it ends, and the next call starts another. */
+	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone()) &&
+	       !(fwd.door_lost && share_ctx_writers() == 0)) {
+		int timeout = fwd.leader_gone || fwd.door_lost ? ALONE_POLL_MS : -1, n;
 		bool signals = false, woken = false;
 
 		if (fwd.left || fwd.held_n)
 			timeout = RECHECK_MS;
+		if (more)
+			timeout = 0; /* events left from the last wait */
 		pthread_mutex_unlock(&fwd.lock);
 		n = epoll_wait(fwd.ep, ev, FORWARD_EVENTS, timeout);
 		pthread_mutex_lock(&fwd.lock);
 		for (int i = 0; i < n; i++) {
 			if (ev[i].data.ptr == &fwd.sfd)
 				signals = true;
-			else if (ev[i].data.ptr == &fwd.wake_r)
+			else if (ev[i].data.ptr == &fwd.door)
 				woken = true;
 			else
 				share_ctx_writer_event(ev[i].data.ptr, ev[i].events, fwd.ep);
 		}
-		/* New share fds come with a wake-up, and with a catch-up asked
-		 * for under the lock they were listed under: one that is asked
-		 * for adopts them, so that it takes what they take too. */
-		if (woken || fwd.done != fwd.asked) {
-			drain_wake();
-			share_ctx_adopt(fwd.ep, fwd.fd_base);
-		}
+		/* New share fds' writers come through the door, with a catch-up
+		 * asked for under the lock they were listed under: one that is
+		 * asked for adopts them, so that it takes what they take too. */
+		if (woken || fwd.done != fwd.asked)
+			drain_door();
 		/* Before taking: a share fd just gone takes nothing more. */
 		recheck_left();
 		update_mask();
@@ -502,16 +590,21 @@ static void *forward(void *unused)
 			break;
 		if (signals || fwd.held_n || fwd.done != fwd.asked)
 			take_batch(SHARE_BATCH);
-		if (fwd.done != fwd.asked) {
+		/* A catch-up is made once every event ready when it was asked
+		 * for has been seen: a share fd closed before is gone after. */
+		more = n == FORWARD_EVENTS && ++extra_rounds < 64;
+		if (!more)
+			extra_rounds = 0;
+		if (fwd.done != fwd.asked && !more) {
 			fwd.done = fwd.asked;
 			pthread_cond_broadcast(&fwd.moved);
 		}
 	}
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first, in one bounded
-	 * step: as much as their pipes hold once grown. */
+	 * step: as much as their writers hold. */
 	if (!err && (fwd.exiting || !share_ctx_empty())) {
-		unsigned long budget = share_ctx_grow_for_exit(fwd.ep);
+		unsigned long budget = share_ctx_room_for_exit(fwd.ep);
 		unsigned got;
 
 		update_mask();
@@ -525,7 +618,7 @@ static void *forward(void *unused)
 		share_ctx_close_all(fwd.ep);
 		syscall(SYS_close_range, 0U, ~0U, 0U);
 	}
-	fwd.sfd = fwd.ep = fwd.wake_r = fwd.wake_w = -1;
+	fwd.sfd = fwd.ep = fwd.door = -1;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
 	fwd.running = false;
@@ -541,30 +634,82 @@ static void *forward(void *unused)
 }
 
 /* Under the lock: a thread that has stopped no longer takes the lock, so
- * it can be joined here, and only here. */
+ * it can be joined here, and only here; its door goes with it. */
 static void join_ended(void)
 {
-	if (fwd.joinable && !fwd.running && !pthread_equal(pthread_self(), fwd.thread)) {
+	if (fwd.running)
+		return;
+	if (fwd.joinable && !pthread_equal(pthread_self(), fwd.thread)) {
 		pthread_join(fwd.thread, NULL);
 		fwd.joinable = false;
 	}
+	close_door();
 }
+
+/* The door for a new thread: the callers' end is kept, the thread's end
+ * (returned, in the program's table) the thread copies; -1 and errno. */
+static int make_door(void)
+{
+	struct stat st, spare;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	if (fstat(sv[0], &st) < 0 || fstat(sv[1], &spare) < 0) {
+		int err = errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		errno = err;
+		return -1;
+	}
+	fwd.door_caller = sv[0];
+	fwd.door_dev = st.st_dev;
+	fwd.door_ino = st.st_ino;
+	fwd.door_lost = false;
+	fwd.door_spare = sv[1];
+	fwd.spare_ino = spare.st_ino;
+	return sv[1];
+}
+
+static void share_before_exit(void);
 
 int share_serve(void)
 {
+	static bool before_exit_set;
 	pthread_attr_t attr;
 	sigset_t all, old;
-	int err;
+	int err, thread_end = -1;
 
 	/* A thread ending for exit() is let end; a share fd made meanwhile,
 	 * by another thread, gets a thread of its own. */
 	while (fwd.running && fwd.exiting)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
+	/* The program closed our end of the door (close_range() before an
+	 * exec that failed, say): a thread left with no writer ends once it
+	 * has caught up, and another starts; one still serving share fds
+	 * cannot be reached. */
+	if (fwd.running && fwd.started && !door_intact() && errno == EBADF) {
+		(void)share_sync();
+		while (fwd.running && fwd.door_lost && share_ctx_writers() == 0)
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		if (fwd.running) {
+			errno = EBADF;
+			return -1;
+		}
+	}
 	if (fwd.running)
 		goto started;
 	join_ended();
+	/* Registered now, after the program's own made so far: it runs
+	 * before them (share_before_exit()). */
+	if (!before_exit_set)
+		before_exit_set = atexit(share_before_exit) == 0;
 	fwd.started = false;
 	fwd.start_error = 0;
+	thread_end = make_door();
+	if (thread_end < 0)
+		return -1;
 	/* The thread blocks every signal, so it never runs a handler and
 	 * takes signals only through its signalfd. Ours is restored at once. */
 	sigfillset(&all);
@@ -578,11 +723,13 @@ int share_serve(void)
 		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
 		pthread_attr_setschedparam(&attr, &normal);
-		err = pthread_create(&fwd.thread, &attr, forward, NULL);
+		err = pthread_create(&fwd.thread, &attr, forward, (void *)(intptr_t)thread_end);
 		pthread_attr_destroy(&attr);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
+		close_spare(false);
+		close_door();
 		errno = err;
 		return -1;
 	}
@@ -598,6 +745,9 @@ started:
 	 * included): a fork() made then would copy them held. */
 	while (fwd.running && !fwd.started)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
+	/* The thread has its own table now, with its copy of its end. */
+	if (thread_end >= 0)
+		close_spare(false);
 	if (fwd.started)
 		return 0; /* it may have ended since: the share fd says whether it was adopted */
 	join_ended();
@@ -605,32 +755,82 @@ started:
 	return -1;
 }
 
-/* Open the thread's wake-up pipe through /proc for a moment and write to
- * it (a full pipe wakes it too). */
-static int wake_thread(void)
+/* Send a byte through the door, with fd if it is not -1: 0, or -1 and
+ * errno (EBADF: the program has closed our end). A full door wakes the
+ * thread too, but cannot take a writer. */
+static int door_send(int fd)
 {
-	char path[64];
-	int fd;
+	union {
+		char space[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { "", 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	snprintf(path, sizeof path, "/proc/self/task/%s/fd/%d", fwd.name, fwd.wake_w);
-	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	if (!door_intact())
 		return -1;
-	(void)!write(fd, "", 1);
-	close(fd);
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&control, 0, sizeof control);
+		msg.msg_control = control.space;
+		msg.msg_controllen = sizeof control.space;
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof fd);
+		memcpy(CMSG_DATA(c), &fd, sizeof fd);
+	}
+	if (sendmsg(fwd.door_caller, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    (fd >= 0 || errno != EAGAIN))
+		return -1;
 	return 0;
 }
+
+static int wake_thread(void)
+{
+	return door_send(-1);
+}
+
+int share_hand_over(int writer)
+{
+	if (!fwd.running || !fwd.started) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return door_send(writer);
+}
+
+/* With the door closed by the program, the thread, woken by that, looks
+ * on its own every ALONE_POLL_MS: a catch-up is waited for that long at
+ * most (a copy of our end kept by a child forked without fork handlers
+ * keeps it from seeing the door close), then fails with EBADF. */
+#define LOST_DOOR_WAIT_S 1
 
 int share_sync(void)
 {
 	unsigned asked = ++fwd.asked;
+	struct timespec until;
+	bool lost = false;
 
 	if (!fwd.running || !fwd.started || pthread_equal(pthread_self(), fwd.thread))
 		return 0;
-	if (wake_thread() < 0)
-		return -1;
+	if (wake_thread() < 0) {
+		if (errno != EBADF)
+			return -1;
+		lost = true;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += LOST_DOOR_WAIT_S;
+	}
 	while (fwd.running && (int)(fwd.done - asked) < 0)
-		pthread_cond_wait(&fwd.moved, &fwd.lock);
+		if (!lost)
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		else if (pthread_cond_timedwait(&fwd.moved, &fwd.lock, &until) == ETIMEDOUT)
+			break;
+	if (lost) {
+		errno = EBADF;
+		return -1;
+	}
 	return 0;
 }
 
@@ -679,6 +879,33 @@ __attribute__((constructor)) static void share_init(void)
 	leader_key_made = pthread_key_create(&leader_key, leader_exits) == 0;
 	if (leader_key_made && own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
+}
+
+void share_end_idle(void)
+{
+	if (fwd.running && fwd.started && !fwd.exiting && !pthread_equal(pthread_self(), fwd.thread) &&
+	    share_sync() == 0)
+		while (fwd.running && share_ctx_empty() && !fwd.held_n)
+			pthread_cond_wait(&fwd.moved, &fwd.lock);
+	join_ended();
+}
+
+/* exit(), before the program's atexit handlers registered ahead of the
+ * first share fd, and before its destructors: a thread whose share fds are
+ * all closed is let end and joined now, its door with it, so that a
+ * program that looks at its descriptors at exit finds only its own. One
+ * with a share fd open is left to share_at_exit(), which hands over what is
+ * pending once the program's destructors have run. */
+static void share_before_exit(void)
+{
+	struct share_call call;
+	int was = atomic_load(owner);
+
+	if (!owner_wiped && was != owned_value() && was != 0)
+		return; /* as in share_at_exit() */
+	share_lock(&call);
+	share_end_idle();
+	share_unlock(&call, 1);
 }
 
 /* exit(): the thread writes the records of what is pending before the

@@ -23,12 +23,20 @@ void share_unlock(struct share_call *call, int ok);
  * runs and has made its table (it may drop the lock meanwhile); 0, or -1
  * and errno. */
 int share_serve(void);
+/* Under the lock, the thread started: send it a share fd's writer, for it
+ * to adopt at its next catch-up (share_sync()); 0, or -1 and errno
+ * (EBADF: the program closed the library's end of the door). */
+int share_hand_over(int writer);
+/* Under the lock: a thread left with no share fd (the last one closed, or
+ * the new one refused) is let end, and joined, its door closed. */
+void share_end_idle(void);
 /* Under the lock: does the thread's signalfd take what the share fds want? */
 bool share_mask_current(void);
-/* Under the lock: wake the thread and return once it has adopted new share
- * fds, taken the mask they want, and taken a batch of what is pending now
- * (it may drop the lock meanwhile). -1 and errno when the thread cannot be
- * woken: no descriptor free, or no /proc. */
+/* Under the lock: wake the thread and return once it has adopted the
+ * writers sent, taken the mask the share fds want, and taken a batch of
+ * what is pending now (it may drop the lock meanwhile). -1 and errno when
+ * the thread cannot be woken (EBADF: the program closed the library's end
+ * of the door). */
 int share_sync(void);
 
 #endif

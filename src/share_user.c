@@ -18,20 +18,20 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 	int fd = -1, err = 0;
 
 	/* Under the lock: a fork() in another thread meanwhile cannot hand
-	 * the new pipe's write end to its child. The thread adopts the write
-	 * end, and takes any signal of the mask already pending, so that it is
-	 * readable when the call returns, as with a signalfd. */
+	 * the new share fd's writer to its child. The thread adopts the
+	 * writer, and takes any signal of the mask already pending, so that it
+	 * is readable when the call returns, as with a signalfd. */
 	share_lock(&call);
 	s = share_ctx_open(share_bits(mask), flags, &fd);
 	if (!s) {
 		share_unlock(&call, 0);
 		return -1;
 	}
-	/* A thread started for it adopts it as it starts; a running one is
-	 * woken. Twice at most: a thread ending for exit() in another thread
-	 * lets the share fd go, and the next one adopts it. */
+	/* Twice at most: a thread ending for exit() in another thread lets
+	 * the share fd go, and the next one adopts it. */
 	for (int tries = 0; tries < 2 && share_ctx_waiting(s); tries++)
-		if (share_serve() < 0 || (share_ctx_waiting(s) && share_sync() < 0)) {
+		if (share_serve() < 0 || share_hand_over(share_ctx_handoff(s)) < 0 ||
+		    share_sync() < 0) {
 			err = errno;
 			break;
 		}
@@ -39,6 +39,8 @@ int sigfd_share_user_open(const sigset_t *mask, unsigned long flags)
 		err = err ? err : errno;
 		close(fd);
 		fd = -1;
+		if (share_ctx_empty())
+			share_end_idle();
 	}
 	share_ctx_reap();
 	share_unlock(&call, fd >= 0);
@@ -60,13 +62,12 @@ int sigfd_share_user_setmask(int fd, const sigset_t *mask)
 	struct share_call call;
 	struct stat st;
 	sigbits old, bits = share_bits(mask);
-	int rc, fl = fcntl(fd, F_GETFL);
+	int rc;
 
-	if (fl < 0 || fstat(fd, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return -1;
-	/* A share fd is a pipe's read end: the write end, opened again
-	 * through /proc, is the same pipe and no sigfd. */
-	if (!S_ISFIFO(st.st_mode) || (fl & O_ACCMODE) != O_RDONLY)
+	/* A share fd is a socket: one of ours if its identity is listed. */
+	if (!S_ISSOCK(st.st_mode))
 		return SIGFD_NOT_MINE;
 	share_lock(&call);
 	rc = share_ctx_setmask(st.st_dev, st.st_ino, bits, &old);

@@ -32,9 +32,18 @@ static bool add_unblocked(const struct task *t, void *arg)
 /* The forwarding thread's: the files are in its own table. */
 static struct task_watch watch = { .dir = -1 };
 
-void share_usual_start(int base)
+/* The first look only: /proc/self/task opens and lists. */
+static bool stop_at_once(const struct task *t, void *unused)
+{
+	(void)t;
+	(void)unused;
+	return true;
+}
+
+int share_usual_start(int base)
 {
 	tasks_watch_forget(&watch, base);
+	return tasks_watch_each(&watch, stop_at_once, NULL) < 0 ? -1 : 0;
 }
 
 sigbits share_meant_for_program(sigbits bits)

@@ -156,7 +156,7 @@ static inline void settle(int fd, const sigset_t *mask)
 	struct stat st;
 
 	CHECK(fstat(fd, &st) == 0);
-	if (S_ISFIFO(st.st_mode)) {
+	if (S_ISSOCK(st.st_mode)) {
 		WAIT_UNTIL(none_pending(mask));
 		CHECK(sigfd_setmask(fd, mask) == 0);
 	}

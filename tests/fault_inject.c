@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Fault injection: the Nth call the library makes to pipe2, signalfd,
+/* Fault injection: the Nth call the library makes to socketpair, signalfd,
  * epoll_create1, epoll_ctl, pthread_create, calloc, fcntl, fstat, open or
  * unshare fails with an errno that call can give, for every N the operation
  * reaches,
@@ -24,9 +24,9 @@
 
 #include "share_util.h"
 
-enum fn { F_PIPE2, F_SIGNALFD, F_EPOLL_CREATE1, F_EPOLL_CTL, F_PTHREAD_CREATE,
+enum fn { F_SOCKETPAIR, F_SIGNALFD, F_EPOLL_CREATE1, F_EPOLL_CTL, F_PTHREAD_CREATE,
 	  F_CALLOC, F_FCNTL, F_FSTAT, F_OPEN, F_UNSHARE, F_COUNT };
-static const char *const fn_name[F_COUNT] = { "pipe2", "signalfd", "epoll_create1", "epoll_ctl",
+static const char *const fn_name[F_COUNT] = { "socketpair", "signalfd", "epoll_create1", "epoll_ctl",
 					      "pthread_create", "calloc", "fcntl", "fstat",
 					      "open", "unshare" };
 
@@ -62,7 +62,7 @@ static bool fault(enum fn f)
 	return true;
 }
 
-int __real_pipe2(int p[2], int flags);
+int __real_socketpair(int domain, int type, int protocol, int sv[2]);
 int __real_signalfd(int fd, const sigset_t *mask, int flags);
 int __real_epoll_create1(int flags);
 int __real_epoll_ctl(int ep, int op, int fd, struct epoll_event *ev);
@@ -82,11 +82,11 @@ int __real_unshare(int flags);
 		}                              \
 	} while (0)
 
-int __wrap_pipe2(int p[2], int flags);
-int __wrap_pipe2(int p[2], int flags)
+int __wrap_socketpair(int domain, int type, int protocol, int sv[2]);
+int __wrap_socketpair(int domain, int type, int protocol, int sv[2])
 {
-	FAIL_WITH(F_PIPE2, inj.err);
-	return __real_pipe2(p, flags);
+	FAIL_WITH(F_SOCKETPAIR, inj.err);
+	return __real_socketpair(domain, type, protocol, sv);
 }
 
 /* Only a new signalfd can fail: a mask change of the thread's own cannot
@@ -236,7 +236,8 @@ static const struct fault {
 	int err;
 	int where;
 } faults[] = {
-	{ F_PIPE2, EMFILE, ANYWHERE },         { F_PIPE2, ENFILE, ANYWHERE },
+	{ F_SOCKETPAIR, EMFILE, ANYWHERE },    { F_SOCKETPAIR, ENFILE, ANYWHERE },
+	{ F_SOCKETPAIR, ENOMEM, ANYWHERE },
 	{ F_SIGNALFD, EMFILE, ANYWHERE },      { F_SIGNALFD, ENFILE, ANYWHERE },
 	{ F_SIGNALFD, ENOMEM, ANYWHERE },      { F_SIGNALFD, ENODEV, ANYWHERE },
 	{ F_EPOLL_CREATE1, EMFILE, ANYWHERE },
@@ -247,7 +248,7 @@ static const struct fault {
 	{ F_FSTAT, EBADF, IN_SETMASK },
 	/* The thread moves its descriptors up with F_DUPFD. */
 	{ F_FCNTL, EMFILE, IN_OPEN },
-	/* Reaching the thread through /proc, and its adopting a write end. */
+	/* The thread looks at the other threads through /proc. */
 	{ F_OPEN, EMFILE, ANYWHERE },          { F_OPEN, ENFILE, ANYWHERE },
 	{ F_OPEN, ENOMEM, ANYWHERE },          { F_OPEN, ENOENT, ANYWHERE },
 	{ F_UNSHARE, ENOMEM, IN_OPEN },
@@ -447,7 +448,7 @@ static void first_open(bool inject)
 	expect_queued(fd);
 	CHECK(close(fd) == 0);
 	if (share_flag)
-		WAIT_UNTIL(forwarders() == 0);
+		library_idle();
 }
 
 /* A later share fd, while another holds records already forwarded and a
@@ -540,7 +541,7 @@ static void run_mode(unsigned long flag)
 	each_fault(change_mask);
 	CHECK(close(keeper) == 0);
 	if (flag)
-		WAIT_UNTIL(forwarders() == 0);
+		library_idle();
 }
 
 int main(void)

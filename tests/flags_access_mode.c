@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fcntl(F_GETFL) on a sigfd gives O_RDWR, as on a signalfd, in every mode
- * that can (the user-space backend's share fd is a pipe's read end,
- * O_RDONLY: sigfd(3) BUGS, tests/known-differences). */
+ * (the user-space backend's share fd is a socket, O_RDWR too). */
 #include "check.h"
 
 int main(void)

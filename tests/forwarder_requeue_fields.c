@@ -2,7 +2,7 @@
 /* A record the forwarding thread took but could not write goes back to the
  * process's queue with every field the kernel gave it: a POSIX timer's id,
  * overrun and value, a SIGIO-style signal's fd and band, and a fault's
- * address. writev() is wrapped (-Wl,--wrap, see the Makefile) so that the
+ * address. sendmmsg() is wrapped (-Wl,--wrap, see the Makefile) so that the
  * thread's next write fails with EPIPE, as when the last reader has just gone: the share fd is
  * dropped and its signal taken back with sigtimedwait() here. The user-space
  * backend only (the guest tiers, which build tests/share_*.c without the
@@ -17,17 +17,17 @@
 
 #include "share_util.h"
 
-ssize_t __real_writev(int fd, const struct iovec *iov, int count);
+int __real_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags);
 
 static atomic_bool fail_next;
 
-ssize_t __wrap_writev(int fd, const struct iovec *iov, int count)
+int __wrap_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags)
 {
 	if (atomic_exchange(&fail_next, false)) {
 		errno = EPIPE;
 		return -1;
 	}
-	return __real_writev(fd, iov, count);
+	return __real_sendmmsg(fd, msgs, count, flags);
 }
 
 /* A share fd for sig whose next write fails: the signal, once taken, must

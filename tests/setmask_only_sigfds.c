@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sigfd_setmask() accepts only what sigfd() returned and copies of it (dup,
  * fork, SCM_RIGHTS): an O_PATH descriptor is open but no sigfd (EINVAL, not
- * EBADF), in either mode; in share mode, the write end of the library's
- * pipe opened again through /proc/self/fd is the same pipe but no sigfd:
- * EINVAL, and the share fd's mask is unchanged. (Its read end opened again
- * reads the same records, and is taken for the share fd: sigfd(3).) */
+ * EBADF), in either mode; in the user-space share mode, the library's end
+ * of the door to its thread, a socket in the program's table, is no sigfd:
+ * EINVAL, and the share fd's mask is unchanged. */
 #include <dirent.h>
 #include <sys/socket.h>
 
@@ -29,23 +28,21 @@ static int reopen(int fd, int flags)
 	return copy;
 }
 
-/* The library's write end of the pipe behind share fd fd: another fd of
- * this process on the same pipe, open for writing. -1 if none (a kernel
- * backend's fd is no pipe). */
-static int library_writer(int fd)
+/* The library's end of the door: the one socket of this process that is
+ * not the share fd fd. -1 if none (the kernel backends have no door). */
+static int library_door(int fd)
 {
-	struct stat me, st;
+	struct stat st;
 	struct dirent *e;
 	DIR *d = opendir("/proc/self/fd");
 	int found = -1;
 
-	CHECK(d != NULL && fstat(fd, &me) == 0);
+	CHECK(d != NULL);
 	while ((e = readdir(d))) {
 		int n = atoi(e->d_name);
 		if (e->d_name[0] == '.' || n == fd || n == dirfd(d) || fstat(n, &st) < 0)
 			continue;
-		if (S_ISFIFO(st.st_mode) && st.st_ino == me.st_ino && st.st_dev == me.st_dev &&
-		    (fcntl(n, F_GETFL) & O_ACCMODE) == O_WRONLY)
+		if (S_ISSOCK(st.st_mode))
 			found = n;
 	}
 	closedir(d);
@@ -91,11 +88,10 @@ int main(void)
 
 	int fd = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK | SIGFD_CLOEXEC);
 	CHECK(fd >= 0);
-	int writer = library_writer(fd);
-	if (writer >= 0) {
-		int w = reopen(writer, O_WRONLY | O_NONBLOCK);
-		refused(w, &usr2, "the share fd's pipe, its write end opened again");
-		CHECK(close(w) == 0);
+	int door = library_door(fd);
+	if (!kernel_backend(fd)) {
+		CHECK(door >= 0);
+		refused(door, &usr2, "the library's end of the door");
 	}
 	still_usr1(fd);
 

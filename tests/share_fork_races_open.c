@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fork() in one thread while another opens, changes and closes share fds:
- * no hang (the runner's time limit), and no child ever holds the write end
- * of a pipe of ours: a write end in a child would keep the parent's readers
- * from seeing end of file. The children's own share fds work. */
+ * no hang (the runner's time limit), and no child ever holds a writer of
+ * ours or the library's end of the door: a writer in a child would keep the
+ * parent's readers from seeing end of file. The children's own share fds
+ * work. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -41,7 +42,7 @@ int main(void)
 		pid_t child = fork();
 		CHECK(child >= 0);
 		if (child == 0) {
-			CHECK(pipe_writers(1) == 0);
+			CHECK(library_sockets(1) == 0);
 			/* now and then, a share fd of its own (not under TSan
 			 * or ASan: see check.h) */
 			if (i % 10 == 0 && !UNDER_TSAN && !UNDER_ASAN) {

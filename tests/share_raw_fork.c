@@ -30,8 +30,9 @@ static void child_of_creator(int fd, const sigset_t *both)
 }
 
 /* A creator whose raw-forked child outlives it: the reader still sees end
- * of file when the creator exits. */
-static void creator_outlived(int how, const sigset_t *both)
+ * of file when the creator exits. The creator lets go of our share fd
+ * (theirs), which its child would otherwise keep open after we exit. */
+static void creator_outlived(int how, const sigset_t *both, int ours)
 {
 	int link[2], hold[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, link) == 0);
@@ -40,6 +41,7 @@ static void creator_outlived(int how, const sigset_t *both)
 	CHECK(creator >= 0);
 	if (creator == 0) {
 		sigset_t usr1 = set_of(SIGUSR1);
+		CHECK(close(ours) == 0);
 		int fd = sigfd(&usr1, SIGFD_SHARE);
 		CHECK(fd >= 0);
 		send_fd(link[0], fd);
@@ -94,7 +96,7 @@ int main(void)
 		CHECK(pending_has(SIGUSR2));
 		sigset_t usr2 = set_of(SIGUSR2);
 		CHECK(sigwaitinfo(&usr2, NULL) == SIGUSR2);
-		creator_outlived(how, &both);
+		creator_outlived(how, &both, fd);
 	}
 	CHECK(close(fd) == 0);
 	return 0;

@@ -109,23 +109,44 @@ static inline pid_t forwarder_tid(void)
 	return tid;
 }
 
-/* Fds open for writing on a pipe, but those the test started with: a
- * library write end where none should be. Each is named if report. */
-static inline int pipe_writers(int report)
+/* Sockets of the library's that no share fd explains, but those the test
+ * started with: a writer (which only the forwarding thread's table should
+ * hold) or the library's end of the door (which a child gives up in its
+ * fork handler). A share fd is shut for writing, so a zero-length send
+ * on it fails; on a writer or the door it succeeds and sends nothing.
+ * Each is named if report. */
+static inline int library_sockets(int report)
 {
 	int n = 0;
 
 	for (int fd = 0; fd < LEAK_CHECK_FDS; fd++) {
 		struct stat st;
-		int fl = leak_check_open[fd] ? -1 : fcntl(fd, F_GETFL);
-		if (fl >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && (fl & O_ACCMODE) == O_WRONLY) {
-			if (report)
-				fprintf(stderr, "fd %d: a pipe's write end (inode %lu)\n", fd,
-					(unsigned long)st.st_ino);
-			n++;
-		}
+
+		if (leak_check_open[fd] || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+		    send(fd, "", 0, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+			continue;
+		if (report)
+			fprintf(stderr, "fd %d: a socket open for writing (inode %lu)\n", fd,
+				(unsigned long)st.st_ino);
+		n++;
 	}
 	return n;
+}
+
+/* Wait for the forwarding thread to end (its share fds all closed), then
+ * make a call into share mode, which joins it and closes the library's end
+ * of the door (sigfd(3)): a socket no sigfd, so sigfd_setmask() refuses
+ * it, changing nothing. */
+static inline void library_idle(void)
+{
+	sigset_t none;
+	int sv[2];
+
+	WAIT_UNTIL(forwarders() == 0);
+	sigemptyset(&none);
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	CHECK(sigfd_setmask(sv[0], &none) == -1 && errno == EINVAL);
+	close_pair(sv);
 }
 
 /* Open fds, not counting the one opendir itself uses. */

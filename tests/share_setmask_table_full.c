@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* With no descriptor free in the program's table: the forwarding thread,
- * whose table is its own, goes on forwarding; a sigfd_setmask() that must
- * reach the thread (it opens the thread's wake-up pipe through /proc for a
- * moment) fails with EMFILE, leaves the mask as it was and the signal it
- * would have added pending; with one descriptor free again it works, and
- * the signal is readable when it returns. The user-space backend only. */
+/* With no descriptor free in the program's table, share mode goes on: the
+ * forwarding thread, whose table is its own, forwards, and a
+ * sigfd_setmask() that must reach the thread needs no new descriptor (it
+ * writes to the door the library keeps open while the thread runs): it
+ * works, and the signal it adds is readable when it returns. (When the
+ * thread was reached by opening its wake-up pipe through /proc, such a
+ * call failed with EMFILE.) The user-space backend only. */
 #include <sys/resource.h>
 
 #include "share_util.h"
@@ -34,19 +35,10 @@ int main(void)
 	CHECK(read_one(fd).ssi_signo == SIGUSR1);
 
 	CHECK(kill(getpid(), SIGUSR2) == 0);
-	errno = 0;
-	CHECK(sigfd_setmask(fd, &both) == -1);
-	CHECK(errno == EMFILE);
-	CHECK(pending_has(SIGUSR2));
-	CHECK(kill(getpid(), SIGUSR1) == 0);
-	CHECK(poll_events(fd, POLLIN, 10000) & POLLIN);
-	CHECK(read_one(fd).ssi_signo == SIGUSR1); /* the mask it had */
-	CHECK(pending_has(SIGUSR2));
-
-	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
 	CHECK(sigfd_setmask(fd, &both) == 0);
 	CHECK(poll_events(fd, POLLIN, 0) & POLLIN);
 	CHECK(read_one(fd).ssi_signo == SIGUSR2);
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
 	CHECK(!pending_has(SIGUSR2));
 	CHECK(close(fd) == 0);
 	return 0;
