@@ -2,9 +2,9 @@
 /* A bare forwarding thread: the simplest user-space design that takes
  * signals on one thread and hands them to a descriptor. The thread, with
  * every signal blocked, reads a blocking signalfd and writes the records
- * into a pipe (forward-thread: share mode's transport) or an AF_UNIX
- * stream socket (forward-socket: the transport share mode had before
- * issue 8); the loop reads the other end. It has none of
+ * into a pipe (forward-thread) or an AF_UNIX stream socket
+ * (forward-socket: share mode's transport, which no holder can write
+ * into); the loop reads the other end. It has none of
  * share mode's other duties (routing, coalescing, room, hang-up), so it
  * shows what the extra thread alone costs: the floor under any design that
  * forwards in user space. When the pipe or socket is full the thread blocks
@@ -121,7 +121,7 @@ const struct mech mech_forward_thread = {
 
 const struct mech mech_forward_socket = {
 	.name = "forward-socket",
-	.what = "the same thread writing an AF_UNIX stream socket (share mode's old transport)",
+	.what = "the same thread writing an AF_UNIX stream socket (share mode's transport)",
 	.flags = M_VALUES,
 	.setup = socket_setup,
 	.wait_one = fw_one,

@@ -325,17 +325,18 @@ static void targets(const struct bench *b)
 	ratio_target(b, "sigfd-local", NULL, V_TPUT_ONE, 0.95, 0);
 	ratio_target(b, "sigfd-local", NULL, V_TPUT_BATCH, 0.95, 0);
 	ratio_target(b, "sigfd-local", NULL, V_SELF, 1.05, 1);
-	/* Share mode in user space (issue 8): against the bare forwarding
-	 * thread where a thread's hop is unavoidable, else against signalfd. */
-	ratio_target(b, "sigfd-share", "forward-thread", V_RTT_PIN_P50, 1.10, 1);
+	/* Share mode in user space: against the bare forwarding thread on
+	 * the same transport (a socket) where a thread's hop is unavoidable,
+	 * else against signalfd. */
+	ratio_target(b, "sigfd-share", "forward-socket", V_RTT_PIN_P50, 1.10, 1);
 	ratio_target(b, "sigfd-share-5000", "sigfd-share", V_RTT_PIN_P50, 1.20, 1);
 	ratio_target(b, "sigfd-share", NULL, V_TPUT_ONE, 1.0, 0);
 	ratio_target(b, "sigfd-share", NULL, V_TPUT_BATCH, 1.0, 0);
-	ratio_target(b, "sigfd-share", "forward-thread", V_SELF, 1.2, 1);
+	ratio_target(b, "sigfd-share", "forward-socket", V_SELF, 1.2, 1);
 	ratio_target(b, "sigfd-share", NULL, V_FORK, 1.2, 1);
-	/* forward-thread's thread sits idle in read() between signals: a
+	/* forward-socket's thread sits idle in read() between signals: a
 	 * fork with share fds costs no more than one with a bare idle thread. */
-	ratio_target(b, "sigfd-share", "forward-thread", V_FORK, 1.10, 1);
+	ratio_target(b, "sigfd-share", "forward-socket", V_FORK, 1.10, 1);
 	/* The kernel's SFD_CREATOR (kernel/, issue 11): as close as local mode. */
 	ratio_target(b, "sigfd-native", NULL, V_RTT_PIN_P50, 1.05, 1);
 	ratio_target(b, "sigfd-native", NULL, V_TPUT_ONE, 0.95, 0);
