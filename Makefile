@@ -9,6 +9,8 @@
 #   make check CC=clang  | CC=musl-gcc | SANITIZE=address,undefined | VALGRIND=1
 #   make demo            the scripted demonstration
 #   make changelog       debian/changelog from NEWS
+#   make static          static sigfd-watch and sigfd-send (musl) in
+#                        build/static/bin, for containers; make static-check
 #   make deb-check       the Debian packages end to end (debian/deb.mk, root)
 #   make install PREFIX=/usr/local   (DESTDIR, LIBDIR, INCDIR, ... honoured);
 #                        make uninstall with the same variables
