@@ -7,7 +7,7 @@
 #                        packages its tiers need (tests/check-deps), otherwise
 #                        it names them; SIGFD_NO_INSTALL=1 never installs
 #   make check CC=clang  | CC=musl-gcc | SANITIZE=address,undefined | VALGRIND=1
-#   make demo            the scripted demonstration
+#   make demo            builds the tools and runs the scripted demonstration
 #   make changelog       debian/changelog from NEWS
 #   make static          static sigfd-watch and sigfd-send (musl) in
 #                        build/static/bin, for containers; make static-check
@@ -135,7 +135,11 @@ check: all $(DEPS_OK)
 	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(CURDIR)/$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
 	BUILD=$(B) VALGRIND=$(VALGRIND) ONLY='$(ONLY)' CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
-demo: all
+# Only what the demo runs, one job a core unless make was given -j itself.
+DEMO_BINS := $(B)/bin/sigfd-watch $(B)/bin/sigfd-send $(B)/examples/listen-in
+DEMO_JOBS  = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
+demo:
+	@$(MAKE) --no-print-directory $(DEMO_JOBS) $(DEMO_BINS)
 	@BUILD=$(B) sh tools/demo.sh
 
 # debian/changelog from NEWS (tools/news-to-changelog.sh); tests/version.sh
