@@ -50,8 +50,12 @@ cmp -s "$tmp/changelog" debian/changelog || {
 # Anywhere else the version is written by hand. Allowed: the files above
 # and the .TH lines, the symbols file (the version each symbol first
 # appeared in: dpkg wants it kept), sigfd(3)'s "first appeared in", and
-# docs/init-wrappers.md (the version its table was measured on).
-grep -rnwF --exclude-dir=build --exclude-dir=.git -e "$version" . |
+# docs/init-wrappers.md (the version its table was measured on). Not read:
+# builds, and what a package build leaves under debian/ (installed copies,
+# debhelper's generated scripts and substvars).
+grep -rnwF --exclude-dir=build --exclude-dir=.git --exclude-dir=tmp --exclude-dir=.debhelper \
+	--exclude-dir=libsigfd0 --exclude-dir=libsigfd-dev --exclude-dir=sigfd-tools \
+	--exclude-dir=sigfd-dkms --exclude='*.debhelper' --exclude='*.substvars' -e "$version" . |
 	grep -v -e '^\./VERSION:' -e '^\./NEWS:' -e '^\./debian/changelog:' \
 		-e '^\./docs/[^:]*\.[0-9]:[0-9]*:\.TH ' -e '^\./debian/libsigfd0\.symbols:' \
 		-e '^\./docs/sigfd\.3:[0-9]*:first appeared in sigfd ' \
