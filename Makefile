@@ -7,7 +7,10 @@
 #                        packages its tiers need (tests/check-deps), otherwise
 #                        it names them; SIGFD_NO_INSTALL=1 never installs
 #   make check CC=clang  | CC=musl-gcc | SANITIZE=address,undefined | VALGRIND=1
-#   make demo            the scripted demonstration
+#   make demo            builds the tools and runs the scripted demonstration
+#   make changelog       debian/changelog from NEWS
+#   make static          static sigfd-watch and sigfd-send (musl) in
+#                        build/static/bin, for containers; make static-check
 #   make deb-check       the Debian packages end to end (debian/deb.mk, root)
 #   make install PREFIX=/usr/local   (DESTDIR, LIBDIR, INCDIR, ... honoured);
 #                        make uninstall with the same variables
@@ -24,7 +27,10 @@ comma    := ,
 VARIANT  := $(notdir $(firstword $(CC)))$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 B        := build/$(VARIANT)
 
-VERSION  := 0.1.0
+# The one source of the version: VERSION. What must carry it literally
+# (<sigfd.h>, the man pages' .TH lines) is written by tools/set-version.sh
+# and checked by tests/version.sh, as debian/changelog is against NEWS.
+VERSION  := $(strip $(file <VERSION))
 SOMAJOR  := 0
 
 WARN     := -Wall -Wextra -Werror
@@ -68,7 +74,7 @@ include $(sort $(wildcard */*.mk))
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out $(EXAMPLES_APART),$(wildcard examples/*.c)))
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))
 
-.PHONY: all lib check demo install uninstall clean
+.PHONY: all lib check demo install uninstall clean changelog
 # Objects are kept: make would otherwise delete them as intermediates.
 .SECONDARY:
 all: lib $(TOOL_BINS) $(EXAMPLES) $(TESTS)
@@ -129,8 +135,17 @@ check: all $(DEPS_OK)
 	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(CURDIR)/$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
 	BUILD=$(B) VALGRIND=$(VALGRIND) ONLY='$(ONLY)' CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
-demo: all
+# Only what the demo runs, one job a core unless make was given -j itself.
+DEMO_BINS := $(B)/bin/sigfd-watch $(B)/bin/sigfd-send $(B)/examples/listen-in
+DEMO_JOBS  = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
+demo:
+	@$(MAKE) --no-print-directory $(DEMO_JOBS) $(DEMO_BINS)
 	@BUILD=$(B) sh tools/demo.sh
+
+# debian/changelog from NEWS (tools/news-to-changelog.sh); tests/version.sh
+# fails when the two differ.
+changelog:
+	sh tools/news-to-changelog.sh >debian/changelog.tmp && mv debian/changelog.tmp debian/changelog
 
 DESTDIR ?=
 LIBDIR  ?= $(PREFIX)/lib

@@ -5,6 +5,7 @@
 #   make bench ARGS='--only sigfd-share,sigfd-kernel --quick'
 #   make bench-deps             apt-get the comparison libraries and gnuplot
 #   make bench-static           $(B)-static/bench/sigfd-bench, for the QEMU guest
+#   make bench-startup          what init wrappers add to /bin/true (bench/startup.mk)
 # The binary lives in $(B)/bench/ like every other program; its results go
 # to BENCH_OUT, build/bench/ by default whatever B is, so they are easy to find.
 

@@ -15,6 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/install_env.inc
 . "$(dirname "$0")/install_env.inc"
 fail() { echo "$*"; exit 1; }
+version=$(cat "$(dirname "$0")/../VERSION")
 
 mkdir "$tmp/src"
 write_use_c "$tmp/src/use.c"
@@ -61,7 +62,7 @@ want() { # want NAME DEFAULT STATIC
 dest=$tmp/dest
 make -s install B="$BUILD" DESTDIR="$dest" PREFIX=/opt/sigfd-c >/dev/null
 consume staged -DCMAKE_PREFIX_PATH="$dest/opt/sigfd-c"
-grep -q "sigfd 0.1.0 in $dest/opt/sigfd-c/lib/cmake/sigfd" "$tmp/staged.log" || { cat "$tmp/staged.log"; fail "staged: found elsewhere"; }
+grep -q "sigfd $version in $dest/opt/sigfd-c/lib/cmake/sigfd" "$tmp/staged.log" || { cat "$tmp/staged.log"; fail "staged: found elsewhere"; }
 want staged shared static
 consume staged-static -DCMAKE_PREFIX_PATH="$dest/opt/sigfd-c" -DSIGFD_USE_STATIC_LIBS=ON
 want staged-static static static
@@ -76,7 +77,7 @@ make -s install B="$BUILD" $vars >/dev/null
 grep -qx "set(_sigfd_incdir \"$tmp/inc\")" "$p/lib/$arch/cmake/sigfd/sigfdConfig.cmake" ||
 	fail "sigfdConfig.cmake does not name INCDIR $tmp/inc"
 consume inplace -DCMAKE_PREFIX_PATH="$p" -DCMAKE_LIBRARY_ARCHITECTURE="$arch"
-grep -q "sigfd 0.1.0 in $p/lib/$arch/cmake/sigfd" "$tmp/inplace.log" || { cat "$tmp/inplace.log"; fail "in place: found elsewhere"; }
+grep -q "sigfd $version in $p/lib/$arch/cmake/sigfd" "$tmp/inplace.log" || { cat "$tmp/inplace.log"; fail "in place: found elsewhere"; }
 want inplace shared static
 
 make -s uninstall B="$BUILD" DESTDIR="$dest" PREFIX=/opt/sigfd-c >/dev/null

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Long tiers say what they are doing while make check runs: a shell test
+# The runner's first line counts the runs to come. Long tiers say what
+# they are doing while make check runs: a shell test
 # with the line "# progress: shown" writes to $SIGFD_PROGRESS_FD and the
 # line reaches the runner's output while the test still runs (it waits for
 # the runner's output to hold it); a test without the line gets no such
@@ -30,6 +31,8 @@ SH
 (cd "$tmp" && BUILD=b TEST_TIMEOUT=30 sh tests/run-all >out 2>&1) ||
 	{ cat "$tmp/out"; echo "run-all failed"; exit 1; }
 grep -q '^PASS long ' "$tmp/out" && grep -q '^PASS plain ' "$tmp/out" || { cat "$tmp/out"; exit 1; }
+# The first line says how many runs are to come.
+head -n 1 "$tmp/out" | grep -q '^run-all: 2 runs;' || { cat "$tmp/out"; echo "no count of runs first"; exit 1; }
 
 cat >"$tmp/bin/qemu-system-x86_64" <<'SH'
 #!/bin/sh

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The scripted demonstration, run by `make demo` with BUILD set to the build
 # directory. Each step waits for the line it shows (FIFOs, no sleeps), so it
-# takes well under a second and prints the same story every time.
+# takes well under a second
+# and prints the same story every time (tests/demo_story.sh).
 set -eu
 B=${BUILD:?BUILD must name the build directory}
 WATCH=$B/bin/sigfd-watch
@@ -74,7 +75,33 @@ exec 3<&- 4<&-
 echo "   sigfd-watch exited with status $status (--count reached)"
 
 # ---------------------------------------------------------------------------
-# Part 2: share mode, the 2003 story: a child listens in on its parent.
+# Part 2: sigfd-watch -- COMMAND, the wrapper. COMMAND says so once its
+# trap is set, then reads a FIFO this shell holds open (no child: a
+# background one could outlive it holding our FIFO); its SIGTERM comes from
+# this shell through sigfd-watch.
+# ---------------------------------------------------------------------------
+say "sigfd-watch -o LOG -- sh -c '...': COMMAND runs under sigfd-watch, a tiny init that
+   passes every signal on, reaps, logs who sent what, and exits with COMMAND's status"
+rm -f "$dir/out" "$dir/err"
+mkfifo "$dir/out" "$dir/hold"
+exec 5<>"$dir/hold"
+"$WATCH" -o "$dir/log" -- sh -c 'trap "echo \"COMMAND: SIGTERM came, exit 3\"; exit 3" TERM
+	echo "COMMAND: pid $$, waiting"; read x' <&5 >"$dir/out" 2>"$dir/err" &
+wpid=$!
+exec 3<"$dir/out" 5>&-
+show
+say "kill -TERM $wpid   (sigfd-watch's pid, as docker stop or systemd would)"
+kill -TERM "$wpid"
+status=0
+wait "$wpid" || status=$?
+wpid=
+sed 's/^/   /' <&3
+exec 3<&-
+echo "   sigfd-watch exited with status $status, COMMAND's; its messages and its log:"
+sed 's/^/   /' "$dir/err" "$dir/log"
+
+# ---------------------------------------------------------------------------
+# Part 3: share mode, the 2003 story: a child listens in on its parent.
 # ---------------------------------------------------------------------------
 say "examples/listen-in: a parent makes a SIGFD_SHARE fd and forks a listener; a third
    process signals the parent; the parent execs; the listener sees end of file"

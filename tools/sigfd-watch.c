@@ -17,6 +17,7 @@
 #include "sender.h"
 #include "sigfd.h"
 #include "watch.h"
+#include "watch_env.h"
 
 static int set_size(const sigset_t *set)
 {
@@ -145,8 +146,11 @@ int main(int argc, char **argv)
 	struct watch_args a;
 	char msg[512];
 
-	if (watch_parse(argc, argv, &a, msg, sizeof msg) < 0)
+	if (!(argv = watch_env_argv(&argc, argv, msg, sizeof msg)))
 		die(EXIT_USAGE, "%s", msg);
+	if (watch_parse(argc, argv, &a, msg, sizeof msg) < 0)
+		die(EXIT_USAGE, "%s%s", msg,
+		    getenv(WATCH_ENV) ? " (" WATCH_ENV " is set: its words come first)" : "");
 	if (a.action != ARGS_RUN) {
 		if (a.action == ARGS_HELP)
 			fputs(watch_usage, stdout);
