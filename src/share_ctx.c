@@ -23,12 +23,14 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <linux/sockios.h>
-
 #include "share_ctx.h"
 #include "tasks.h"
 
 #define RECORD sizeof(struct sigfd_siginfo)
+/* linux/sockios.h's SIOCOUTQ, which musl's headers do not reach. */
+#ifndef SIOCOUTQ
+#define SIOCOUTQ TIOCOUTQ
+#endif
 /* The kernel's first real-time signal: below it a pending signal coalesces. */
 #define KERNEL_SIGRTMIN 32
 
