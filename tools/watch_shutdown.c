@@ -48,15 +48,10 @@ void shutdown_fire(struct shutdown *s)
 	kill(s->a->group ? -s->command : s->command, SIGKILL);
 }
 
-/* Reap what has ended: 1 while we have children left. */
-static int children_left(void)
+/* Reap what has ended, each logged: 1 while we have children left. */
+static int children_left(const struct shutdown *s)
 {
-	pid_t pid;
-	int st;
-
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-		;
-	return pid == 0;
+	return reap_ended(s->reaper);
 }
 
 static int group_left(const struct shutdown *s)
@@ -71,10 +66,13 @@ static int log_arrivals(const struct shutdown *s, int fd, int ms, struct watch_l
 	unsigned long long tick;
 	int n = next_records(fd, ms, recs, 16, &tick);
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (sigismember(&s->a->set, (int)recs[i].ssi_signo) == 1 &&
-		    log_record(log, &recs[i], tick, -1) < 0)
-			log->broken = 1;
+		    !sigchld_is_end(&recs[i]) && log_record(log, &recs[i], tick, -1) < 0)
+			log_lost(log);
+		if (recs[i].ssi_signo == SIGCHLD)
+			children_left(s);
+	}
 	return n;
 }
 
@@ -87,7 +85,7 @@ static void group_gone(const struct shutdown *s, int fd, struct watch_log *log)
 	struct timespec deadline = deadline_after(&limit);
 	int ms;
 
-	while ((children_left(), group_left(s)) && (ms = ms_until(&deadline)) > 0)
+	while ((children_left(s), group_left(s)) && (ms = ms_until(&deadline)) > 0)
 		log_arrivals(s, fd, ms, log);
 }
 
@@ -102,7 +100,7 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 		return;
 	deadline = deadline_after(&s->a->kill_after);
 	/* Wake on each SIGCHLD to reap; other signals are logged. */
-	while (children_left() || group_left(s)) {
+	while (children_left(s) || group_left(s)) {
 		int ms = ms_until(&deadline);
 		if (ms == 0) {
 			if (group_left(s)) {
@@ -113,7 +111,7 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 			}
 			/* What SIGKILL did not reach (processes out of the
 			 * group, adopted orphans) is left, and said so. */
-			if (children_left())
+			if (children_left(s))
 				note("leaving processes still running %g s after COMMAND",
 				     seconds(&s->a->kill_after));
 			break;
