@@ -79,6 +79,25 @@ int sigchld_is_end(const struct sigfd_siginfo *rec);
 /* A log write failed: say so once, write no more. */
 void log_lost(struct watch_log *log);
 
+/* watch_procs.c: the processes of our pid namespace, from /proc. */
+struct proc_ids {
+	pid_t pid, ppid, pgid;
+};
+struct procs {
+	struct proc_ids *p;
+	size_t n, cap;
+};
+/* Every process now: 0, or -1 with errno. procs_free() frees the list. */
+int procs_list(struct procs *list);
+void procs_free(struct procs *list);
+/* Signal pid with sig (queued with si when not NULL), through a pidfd,
+ * only if it is still in process group pgid (0: any): 0, or -1 with errno
+ * (ESRCH: gone, or no longer in the group). */
+int procs_signal(pid_t pid, pid_t pgid, int sig, siginfo_t *si);
+/* Queue sig with si to each member of process group pgid, each once:
+ * 0, or -1 with errno (ESRCH: no member). */
+int procs_queue_group(pid_t pgid, int sig, siginfo_t *si);
+
 /* watch_run.c: run COMMAND as an init; its exit status. */
 int run_command(const struct watch_args *a);
 

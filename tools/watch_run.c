@@ -21,14 +21,15 @@
 
 /* Pass a record's signal on as sig. A queued value is queued again with the
  * sender's pid and uid, as COMMAND would have seen it; rt_sigqueueinfo()
- * takes any code below 0 but SI_TKILL for another process. Everything else
- * goes with kill(), from us. A process group cannot be queued to. */
+ * takes any code below 0 but SI_TKILL for another process. With --group it
+ * is queued to each member of the group in turn (watch_procs.c): nothing
+ * queues to a group. Everything else goes with kill(), from us. */
 static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int group)
 {
 	char name[SIGNAME_MAX];
 	int rc;
 
-	if (!group && r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
+	if (r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
 		siginfo_t si;
 		memset(&si, 0, sizeof si);
 		si.si_signo = sig;
@@ -41,7 +42,8 @@ static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int gro
 			si.si_uid = (uid_t)r->ssi_uid;
 		}
 		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
-		rc = (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
+		rc = group ? procs_queue_group(child, sig, &si)
+			   : (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
 	} else
 		rc = kill(group ? -child : child, sig);
 	if (rc < 0 && errno != ESRCH) /* ESRCH: it has just ended */
