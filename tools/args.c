@@ -40,6 +40,8 @@ const char watch_usage[] =
 	"With COMMAND:\n"
 	"  -g, --group            send signals to COMMAND's process group, not to it alone;\n"
 	"                         when COMMAND exits, SIGTERM the rest of its group\n"
+	"                         and the processes it adopted (as pid 1, every\n"
+	"                         process of the namespace gets it, -g or not)\n"
 	"  -k, --kill-after SECONDS\n"
 	"                         SIGKILL COMMAND (its group with -g) if it still runs\n"
 	"                         SECONDS after a TERM, INT, HUP or QUIT was passed on;\n"

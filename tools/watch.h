@@ -82,6 +82,7 @@ void log_lost(struct watch_log *log);
 /* watch_procs.c: the processes of our pid namespace, from /proc. */
 struct proc_ids {
 	pid_t pid, ppid, pgid;
+	char state; /* 'Z': a zombie */
 };
 struct procs {
 	struct proc_ids *p;
@@ -90,10 +91,12 @@ struct procs {
 /* Every process now: 0, or -1 with errno. procs_free() frees the list. */
 int procs_list(struct procs *list);
 void procs_free(struct procs *list);
-/* Signal pid with sig (queued with si when not NULL), through a pidfd,
- * only if it is still in process group pgid (0: any): 0, or -1 with errno
- * (ESRCH: gone, or no longer in the group). */
-int procs_signal(pid_t pid, pid_t pgid, int sig, siginfo_t *si);
+/* Signal want->pid with sig (queued with si when not NULL) through a
+ * pidfd, only if its process group and parent are still want's (0: any):
+ * 0, or -1 with errno (ESRCH: gone, or another process now). */
+int procs_signal(const struct proc_ids *want, int sig, siginfo_t *si);
+/* Mark (mark[i] = 1) the processes of list descended from me: how many. */
+int procs_ours(const struct procs *list, pid_t me, unsigned char *mark);
 /* Queue sig with si to each member of process group pgid, each once:
  * 0, or -1 with errno (ESRCH: no member). */
 int procs_queue_group(pid_t pgid, int sig, siginfo_t *si);

@@ -22,8 +22,8 @@
 #define SYS_pidfd_send_signal 424
 #endif
 
-/* ppid and pgid of pid from /proc/PID/stat: 0, or -1. */
-static int proc_ids(pid_t pid, pid_t *ppid, pid_t *pgid)
+/* state, ppid and pgid of pid from /proc/PID/stat: 0, or -1. */
+static int proc_ids(pid_t pid, char *state, pid_t *ppid, pid_t *pgid)
 {
 	char path[40], buf[512], *p;
 	long a, b;
@@ -40,7 +40,7 @@ static int proc_ids(pid_t pid, pid_t *ppid, pid_t *pgid)
 		return -1;
 	buf[n] = '\0';
 	/* "PID (COMM) STATE PPID PGRP ...": COMM may hold ')'. */
-	if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %ld %ld", &a, &b) != 2)
+	if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %c %ld %ld", state, &a, &b) != 3)
 		return -1;
 	*ppid = (pid_t)a;
 	*pgid = (pid_t)b;
@@ -59,7 +59,7 @@ int procs_list(struct procs *list)
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 		struct proc_ids one = {.pid = (pid_t)pid};
-		if (*end || pid <= 0 || proc_ids(one.pid, &one.ppid, &one.pgid) < 0)
+		if (*end || pid <= 0 || proc_ids(one.pid, &one.state, &one.ppid, &one.pgid) < 0)
 			continue; /* not a process, or gone meanwhile */
 		if (list->n == list->cap) {
 			size_t cap = list->cap ? list->cap * 2 : 64;
@@ -84,16 +84,18 @@ void procs_free(struct procs *list)
 	list->n = list->cap = 0;
 }
 
-int procs_signal(pid_t pid, pid_t pgid, int sig, siginfo_t *si)
+int procs_signal(const struct proc_ids *want, int sig, siginfo_t *si)
 {
-	pid_t ppid, now;
+	pid_t pid = want->pid, ppid, pgid;
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0), rc;
+	char state;
 
 	if (pfd < 0 && errno != ENOSYS && errno != EPERM)
 		return -1; /* ESRCH: gone */
-	/* Looked at after the pidfd pins it: a pid taken again by a process
-	 * out of the group is left alone. */
-	if (pgid && (proc_ids(pid, &ppid, &now) < 0 || now != pgid)) {
+	/* Looked at after the pidfd pins it: a pid taken again by another
+	 * process (another parent, another group) is left alone. */
+	if (proc_ids(pid, &state, &ppid, &pgid) < 0 || (want->pgid && pgid != want->pgid) ||
+	    (want->ppid && ppid != want->ppid)) {
 		if (pfd >= 0)
 			close(pfd);
 		errno = ESRCH;
@@ -108,6 +110,30 @@ int procs_signal(pid_t pid, pid_t pgid, int sig, siginfo_t *si)
 		errno = err;
 	}
 	return rc;
+}
+
+int procs_ours(const struct procs *list, pid_t me, unsigned char *mark)
+{
+	int n = 0, more = 1;
+
+	for (size_t i = 0; i < list->n; i++)
+		n += mark[i] = list->p[i].ppid == me;
+	/* Down the tree, a generation a pass. */
+	while (more) {
+		more = 0;
+		for (size_t i = 0; i < list->n; i++) {
+			if (mark[i])
+				continue;
+			for (size_t j = 0; j < list->n; j++)
+				if (mark[j] && list->p[j].pid == list->p[i].ppid) {
+					mark[i] = 1;
+					more = 1;
+					n++;
+					break;
+				}
+		}
+	}
+	return n;
 }
 
 /* Whether pid is in the n first of seen. */
@@ -152,7 +178,8 @@ int procs_queue_group(pid_t pgid, int sig, siginfo_t *si)
 			}
 			seen[nseen++] = pid;
 			fresh = 1;
-			if (procs_signal(pid, pgid, sig, si) == 0)
+			struct proc_ids want = {.pid = pid, .pgid = pgid};
+			if (procs_signal(&want, sig, si) == 0)
 				found++;
 			else if (errno != ESRCH)
 				err = errno;
