@@ -57,8 +57,17 @@ int ms_until(const struct timespec *deadline);
 /* now + d, CLOCK_MONOTONIC */
 struct timespec deadline_after(const struct timespec *d);
 
+/* watch_trace.c: --trace. NULL (and a warning said) where the kernel
+ * cannot be asked. trace_sync() logs what the kernel has recorded so far;
+ * trace_stop() logs the rest and frees (both take NULL). */
+struct watch_trace;
+struct watch_trace *trace_start(struct watch_log *log, const struct watch_args *a);
+void trace_sync(struct watch_trace *t);
+void trace_stop(struct watch_trace *t);
+
 /* watch_reap.c: reaping. */
 struct reaper {
+	struct watch_trace *trace; /* synced before COMMAND's end is written */
 	const struct watch_args *a;
 	struct watch_log *log;
 	int tty;

@@ -94,6 +94,9 @@ int reap_ended(struct reaper *r)
 
 void reaper_flush(struct reaper *r)
 {
+	/* What the kernel traced before COMMAND ended comes before its end. */
+	if (r->done)
+		trace_sync(r->trace);
 	if (r->line && log_write(r->log, r->line, r->len) < 0)
 		log_lost(r->log);
 	r->line = NULL;

@@ -119,8 +119,10 @@ int run_command(const struct watch_args *a)
 	for (int sig = 1; sig < NSIG; sig++)
 		logged += sigismember(&a->set, sig) == 1;
 	note("watching pid %ld for %d signal%s", (long)me, logged, logged == 1 ? "" : "s");
+	/* Before COMMAND starts: its tree is known from its first fork on. */
+	struct watch_trace *trace = a->trace ? trace_start(&log, a) : NULL;
 	pid_t child = spawn(a, tty);
-	struct reaper rp = {.a = a, .log = &log, .tty = tty, .command = child};
+	struct reaper rp = {.trace = trace, .a = a, .log = &log, .tty = tty, .command = child};
 	struct shutdown sd = {.a = a, .reaper = &rp, .command = child};
 
 	while (!rp.done) {
@@ -156,6 +158,7 @@ int run_command(const struct watch_args *a)
 	}
 	jobs_take_terminal(tty, child);
 	shutdown_rest(&sd, fd, &log);
+	trace_stop(trace);
 	close(fd);
 	return shutdown_status(a, rp.status);
 }
