@@ -4,7 +4,7 @@
 # from tracefs, beside those sigfd-watch receives (issue 27, item 6). What
 # no sigfd sees: a SIGKILL COMMAND sends its child, a signal sent to COMMAND
 # directly (here ignored by it: result=ignored), the child's SIGCHLD to
-# COMMAND. Each is compared with a plain tracepoint reader (cat of another
+# COMMAND, an OOM kill (where a memory cgroup can be made). Each is compared with a plain tracepoint reader (cat of another
 # tracefs instance's trace_pipe) on the same run. COMMAND's end is still the
 # last record. Where tracefs cannot be used (here: as user nobody), a clear
 # message, and COMMAND runs all the same. Needs root (SKIPPED otherwise);
@@ -80,6 +80,26 @@ for json in "" -j; do
 	done
 	[ ! -d "$T/instances/sigfd-watch-$wpid" ] || fail "the instance was left behind"
 done
+
+# An OOM kill, in a memory cgroup of 30 MB (cgroup v1's controller, where
+# there is one): dd's 100 MB buffer. The kernel's SIGKILL and the victim.
+cg=/sys/fs/cgroup/memory/sigfd-watch-test-$$
+if [ -w /sys/fs/cgroup/memory ] && mkdir "$cg" 2>/dev/null; then
+	echo 30M >"$cg/memory.limit_in_bytes"
+	start_watch -o - -T -x CHLD -- sh -c 'echo $$ >"$1/tasks"; exec dd if=/dev/zero of=/dev/null bs=100M count=1 2>/dev/null' sh "$cg"
+	IFS= read -r line <&4 || fail "no tracing line"
+	IFS= read -r line <&4 || fail "no running line"
+	cpid=${line#sigfd-watch: running pid }
+	cpid=${cpid%%:*}
+	next_line
+	expect_text SIGKILL traced how=kernel to="$cpid" to_comm=dd result=delivered
+	next_line
+	expect_text SIGKILL oom-victim to="$cpid" to_comm=dd
+	finish 137
+	rmdir "$cg"
+else
+	echo "the OOM part not run: no cgroup v1 memory controller to limit"
+fi
 
 # Unavailable: a clear message, and COMMAND runs.
 if command -v setpriv >/dev/null 2>&1; then
