@@ -14,12 +14,6 @@
 
 mkfifo "$dir/go" "$dir/gate" "$dir/gate2"
 
-running() {
-	IFS= read -r line <&4 || fail "no running line"
-	case $line in "sigfd-watch: running pid "*) ;; *) fail "running line: $line" ;; esac
-	cpid=${line#sigfd-watch: running pid }
-	cpid=${cpid%%:*}
-}
 # stat_field PID N: field N of /proc/PID/stat, counted after the command
 # name (1: state, 2: ppid).
 stat_field() {

@@ -19,18 +19,6 @@
 mkfifo "$dir/hold" "$dir/go"
 exec 5<>"$dir/hold"
 
-# running: the second line on stderr names COMMAND's pid.
-running() {
-	IFS= read -r line <&4 || fail "no running line"
-	case $line in "sigfd-watch: running pid "*) ;; *) fail "running line: $line" ;; esac
-	cpid=${line#sigfd-watch: running pid }
-	cpid=${cpid%%:*}
-}
-# note TEXT: the next line on stderr is sigfd-watch's and holds TEXT.
-note() {
-	IFS= read -r line <&4 || fail "no line saying '$1'"
-	case $line in "sigfd-watch: "*"$1"*) ;; *) fail "want '$1', got: $line" ;; esac
-}
 # ready FILE: wait until a COMMAND has written its line to FILE (a FIFO).
 ready() {
 	IFS= read -r line <"$1" || fail "no word from COMMAND"

@@ -18,16 +18,6 @@
 mkfifo "$dir/hold" "$dir/go" "$dir/rel"
 exec 5<>"$dir/hold"
 
-running() {
-	IFS= read -r line <&4 || fail "no running line"
-	case $line in "sigfd-watch: running pid "*) ;; *) fail "running line: $line" ;; esac
-	cpid=${line#sigfd-watch: running pid }
-	cpid=${cpid%%:*}
-}
-note() {
-	IFS= read -r line <&4 || fail "no line saying '$1'"
-	case $line in "sigfd-watch: "*"$1"*) ;; *) fail "want '$1', got: $line" ;; esac
-}
 
 # A daemon: a session of its own, says its pid through $1, waits on $2;
 # exits 7 on SIGTERM, or ignores it when given "" as $3. COMMAND starts

@@ -88,9 +88,7 @@ if [ -w /sys/fs/cgroup/memory ] && mkdir "$cg" 2>/dev/null; then
 	echo 30M >"$cg/memory.limit_in_bytes"
 	start_watch -o - -T -x CHLD -- sh -c 'echo $$ >"$1/tasks"; exec dd if=/dev/zero of=/dev/null bs=100M count=1 2>/dev/null' sh "$cg"
 	IFS= read -r line <&4 || fail "no tracing line"
-	IFS= read -r line <&4 || fail "no running line"
-	cpid=${line#sigfd-watch: running pid }
-	cpid=${cpid%%:*}
+	running
 	next_line
 	expect_text SIGKILL traced how=kernel to="$cpid" to_comm=dd result=delivered
 	next_line

@@ -83,10 +83,11 @@ static int reach(const struct shutdown *s, int sig, int *adopted)
 	/* Counted before sig is sent: what it ends is gone at once. */
 	*adopted = 0;
 	if (me == 1) {
-		if (!proc_is_ours() || procs_list(&list) < 0)
-			n = -1;
-		for (size_t i = 0; n >= 0 && i < list.n; i++)
-			n += list.p[i].pid != me && list.p[i].state != 'Z';
+		if (proc_is_ours() && procs_list(&list) == 0)
+			for (size_t i = 0; i < list.n; i++)
+				n += list.p[i].pid != me && list.p[i].state != 'Z';
+		else /* not countable: kill(-1, 0) still says whether any is left */
+			n = kill(-1, 0) == 0 ? -1 : 0;
 		*adopted = n;
 		procs_free(&list);
 		if (sig)
@@ -135,7 +136,7 @@ static int reach_left(const struct shutdown *s)
 {
 	int adopted;
 
-	return reach(s, 0, &adopted) > 0;
+	return reach(s, 0, &adopted) != 0;
 }
 
 /* Log what arrives within ms (not passed on: COMMAND is gone); how many. */
