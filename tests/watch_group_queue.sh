@@ -4,7 +4,7 @@
 # COMMAND's process group with its value and its sender's pid (issue 27,
 # item 4; kill() to the group lost both). COMMAND is a shell with two
 # probes in its group, each sigfd-watch in its plain mode, reporting to a
-# file of its own. Then 30 values, while a third member forks a short-lived
+# file of its own. Then 20 values, while a third member forks a short-lived
 # process after another (members appearing and going as the values are
 # passed on): each probe gets every value, once, in order, and no passing
 # on fails.
@@ -44,16 +44,16 @@ for p in p1 p2; do
 	expect_text SIGRTMIN sigqueue pid="$spid" value=42
 done
 
-# 30 values while the group changes.
+# 20 values while the group changes.
 rm -f "$dir/p1" "$dir/p2" "$dir/stop"
-group 30 churn
+group 20 churn
 i=1
-while [ $i -le 30 ]; do
+while [ $i -le 20 ]; do
 	"$SEND" -q $i RTMIN "$wpid"
 	i=$((i + 1))
 done
 i=1
-while [ $i -le 30 ]; do
+while [ $i -le 20 ]; do
 	next_line
 	case "$line " in *" SIGRTMIN sigqueue "*" value=$i "*) ;; *) fail "want value=$i in: $line" ;; esac
 	i=$((i + 1))
@@ -62,7 +62,7 @@ done
 finish 0
 for p in p1 p2; do
 	got=$(sed -n 's/.* value=\([0-9]*\).*/\1/p' "$dir/$p" | tr '\n' ' ')
-	[ "$got" = "$(seq 1 30 | tr '\n' ' ')" ] || fail "$p got values: $got"
+	[ "$got" = "$(seq 1 20 | tr '\n' ' ')" ] || fail "$p got values: $got"
 done
 
 echo "$test_name: ok"

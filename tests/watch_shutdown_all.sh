@@ -24,17 +24,27 @@ exec 5<>"$dir/hold"
 # daemons, then exits once the FIFO rel says so.
 daemon='setsid sh -c '\''trap "${3-exit 7}" TERM; echo $$ >"$1"; read x <"$2"; read x <"$2"'\'' sh'
 
+# daemon_ends START NOTE ARGS...: START (start_watch or pid1) runs
+# sigfd-watch ARGS with a COMMAND that starts one daemon and exits 3 once
+# released; the daemon gets SIGTERM (the note says to whom: NOTE) and its
+# end, 7, is logged.
+daemon_ends() {
+	start=$1 says=$2
+	shift 2
+	"$start" "$@" -- sh -c "$daemon"' "$1" "$2" >/dev/null 2>&1 & read x <"$3"; exit 3' sh "$dir/go" "$dir/hold" "$dir/rel" CHLD
+	[ "$start" = pid1 ] || running
+	IFS= read -r d <"$dir/go" || fail "no daemon"
+	echo >"$dir/rel"
+	next_line
+	expect_text SIGCHLD child-exited pid="$cpid" status=3
+	note "pid $cpid has ended: SIGTERM to $says"
+	next_line
+	expect_text SIGCHLD child-exited pid="$d" status=7
+	finish 3
+}
+
 # --group: the daemon is adopted once COMMAND has ended, and gets SIGTERM.
-start_watch -o - -g -k 5 -- sh -c "$daemon"' "$1" "$2" >/dev/null 2>&1 & read x <"$3"; exit 3' sh "$dir/go" "$dir/hold" "$dir/rel" CHLD
-running
-IFS= read -r d <"$dir/go" || fail "no daemon"
-echo >"$dir/rel"
-next_line
-expect_text SIGCHLD child-exited pid="$cpid" status=3
-note "pid $cpid has ended: SIGTERM to the rest of its process group and to 1 adopted process"
-next_line
-expect_text SIGCHLD child-exited pid="$d" status=7
-finish 3
+daemon_ends start_watch "the rest of its process group and to 1 adopted process" -o - -g -k 5
 
 if [ "$(id -u)" != 0 ] || ! unshare -fpm --mount-proc true 2>/dev/null; then
 	echo "SKIPPED: the pid 1 part needs root and unshare -fpm (a new pid namespace)"
@@ -54,15 +64,7 @@ pid1() {
 }
 
 # No --kill-after: the daemon gets SIGTERM and is waited for, and logged.
-pid1 -o - -- sh -c "$daemon"' "$1" "$2" >/dev/null 2>&1 & read x <"$3"; exit 3' sh "$dir/go" "$dir/hold" "$dir/rel" CHLD
-IFS= read -r d <"$dir/go" || fail "no daemon"
-echo >"$dir/rel"
-next_line
-expect_text SIGCHLD child-exited pid="$cpid" status=3
-note "pid $cpid has ended: SIGTERM to every other process of the namespace"
-next_line
-expect_text SIGCHLD child-exited pid="$d" status=7
-finish 3
+daemon_ends pid1 "every other process of the namespace" -o -
 
 # --kill-after 0.3: one daemon ends on SIGTERM, one ignores it and gets
 # SIGKILL.
