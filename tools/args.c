@@ -40,6 +40,8 @@ const char watch_usage[] =
 	"With COMMAND:\n"
 	"  -g, --group            send signals to COMMAND's process group, not to it alone;\n"
 	"                         when COMMAND exits, SIGTERM the rest of its group\n"
+	"                         and the processes it adopted (as pid 1, every\n"
+	"                         process of the namespace gets it, -g or not)\n"
 	"  -k, --kill-after SECONDS\n"
 	"                         SIGKILL COMMAND (its group with -g) if it still runs\n"
 	"                         SECONDS after a TERM, INT, HUP or QUIT was passed on;\n"
@@ -48,6 +50,9 @@ const char watch_usage[] =
 	"  -e, --success-status CODE\n"
 	"                         exit 0 when COMMAND's status is CODE (repeatable)\n"
 	"  -q, --quiet            log nothing but errors\n"
+	"  -T, --trace            also log every signal the kernel generates for\n"
+	"                         COMMAND and its descendants, SIGKILL included\n"
+	"                         (tracefs: root)\n"
 	"\n"
 	"SIGNAL: a name with or without SIG, in any case (USR1, SIGHUP, rtmin+3,\n"
 	"RTMAX-1) or a number. SIGKILL and SIGSTOP cannot be watched.\n"
@@ -216,6 +221,7 @@ static const struct option watch_options[] = {
 	{"group", no_argument, NULL, 'g'},
 	{"output", required_argument, NULL, 'o'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"trace", no_argument, NULL, 'T'},
 	{"kill-after", required_argument, NULL, 'k'},
 	{"rewrite", required_argument, NULL, 'r'},
 	{"success-status", required_argument, NULL, 'e'},
@@ -264,7 +270,7 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 	optind = 0; /* a fresh start, in glibc and musl */
 	opterr = 0;
 	/* '-': non-options come back in order as 1, so "--" is seen where it is. */
-	while ((c = getopt_long(argc, argv, "-:jc:t:x:go:qk:r:e:hV", watch_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-:jc:t:x:go:qTk:r:e:hV", watch_options, NULL)) != -1) {
 		switch (c) {
 		case 1:
 			if (watchable(optarg, &sig, msg, size) < 0)
@@ -301,6 +307,9 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case 'T':
+			a->trace = 1;
 			break;
 		case 'k':
 			if (parse_seconds(optarg, &a->kill_after) < 0 ||
@@ -367,6 +376,8 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 		return fail(msg, size, "--rewrite needs a COMMAND (after '--')");
 	if (!a->command && a->success_set)
 		return fail(msg, size, "--success-status needs a COMMAND (after '--')");
+	if (!a->command && a->trace)
+		return fail(msg, size, "--trace needs a COMMAND (after '--')");
 	if (!a->command && a->quiet)
 		return fail(msg, size, "--quiet needs a COMMAND (after '--')");
 	if (a->quiet && a->output)

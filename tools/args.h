@@ -25,6 +25,7 @@ struct watch_args {
 	char **command; /* NULL, or COMMAND and its ARGs (points into argv) */
 	const char *output; /* -o: the log's file, "-" for stdout; NULL: default */
 	int quiet;          /* -q: no log, only errors */
+	int trace;          /* -T: also log what tracefs says is sent to COMMAND's tree */
 	int kill_after_set; /* -k: SIGKILL this long after a terminating signal */
 	struct timespec kill_after;
 	int rewriting;

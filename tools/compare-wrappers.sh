@@ -135,6 +135,28 @@ row_group() {
 	case $got in *" SIGTERM "*) echo "yes$(option "$1" group)" ;; *) echo no ;; esac
 }
 
+row_queued_group() {
+	p=$(prefix "$1" group)
+	rm -f "$dir/probe" "$dir/ready"
+	mkfifo "$dir/ready"
+	# As row_group, the probe watching RTMIN; the shell ignores it.
+	# shellcheck disable=SC2086
+	$p env --ignore-signal=RTMIN sh -c '"$1" -c 1 -o "$2" RTMIN 2>"$3" & wait' sh "$SW" \
+		"$dir/probe" "$dir/ready" >/dev/null 2>&1 </dev/null &
+	wpid=$!
+	probe_pid=$(timeout 10 head -n 1 "$dir/ready" | sed -n 's/.*watching pid \([0-9]*\).*/\1/p')
+	"$SEND" -q 42 RTMIN "$wpid"
+	probe_end
+	kill -TERM "$wpid" 2>/dev/null
+	bounded_wait "$wpid" 5
+	case $got in
+	*" SIGRTMIN sigqueue pid=$wpid "*"value=42"*) echo "value 42, the wrapper as sender$(option "$1" group)" ;;
+	*" SIGRTMIN sigqueue "*"value=42"*) echo "yes: value 42, the sender's pid$(option "$1" group)" ;;
+	*" SIGRTMIN "*) echo "signal only, value lost$(option "$1" group)" ;;
+	*) echo no ;;
+	esac
+}
+
 row_status() {
 	# shellcheck disable=SC2046
 	$(prefix "$1" plain) sh -c 'exit 3' >/dev/null 2>&1 </dev/null &
@@ -246,6 +268,77 @@ row_grace() {
 	[ "$rc" = 137 ] && echo "yes$(option "$1" grace)" || echo "no: $rc"
 }
 
+# shutdown_check PREFIX HOW WRAPPER MODE: as PID 1 of a new pid namespace, COMMAND
+# starts a daemon (setsid) and an orphan (its parent exits at once), each
+# noting a SIGTERM in a file; then COMMAND exits (HOW exit), or the wrapper
+# gets SIGTERM from outside, as from `docker stop` (HOW term). Which of the
+# two got SIGTERM before the namespace ended? (The kernel SIGKILLs what is
+# left when PID 1 exits.)
+shutdown_check() {
+	rm -rf "$dir/sd"
+	mkdir "$dir/sd"
+	mkfifo "$dir/sd/hold"
+	exec 6<>"$dir/sd/hold"
+	cat >"$dir/sd/member.sh" <<'MEMBER'
+trap 'echo TERM >"$D/$1"; exit 0' TERM
+: >"$D/ready.$1"
+while :; do read -r x <"$D/hold"; done
+MEMBER
+	cat >"$dir/sd/command.sh" <<'COMMAND'
+setsid sh "$D/member.sh" daemon &
+(sh "$D/member.sh" orphan &)
+i=0
+while { [ ! -e "$D/ready.daemon" ] || [ ! -e "$D/ready.orphan" ]; } && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+: >"$D/up"
+[ "$1" = exit ] && exit 0
+read -r x <"$D/hold"
+COMMAND
+	# shellcheck disable=SC2086 # the prefix is a command line
+	D=$dir/sd unshare -fpm --mount-proc $1 sh "$dir/sd/command.sh" "$2" \
+		>/dev/null 2>&1 </dev/null 6>&- &
+	u=$!
+	i=0
+	while [ ! -e "$dir/sd/up" ] && [ $i -lt 1000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	if [ "$2" = term ]; then
+		w=$(cat "/proc/$u/task/$u/children" 2>/dev/null | cut -d ' ' -f 1)
+		[ -n "$w" ] && kill -TERM "$w"
+	fi
+	bounded_wait "$u" 20
+	exec 6<&-
+	d=no o=no
+	[ -s "$dir/sd/daemon" ] && d=yes
+	[ -s "$dir/sd/orphan" ] && o=yes
+	case $rc:$d$o in
+	999:*) echo "no: still running after 20 s" ;;
+	*:yesyes) echo "yes: both$(option "$3" "$4")" ;;
+	*:nono) echo "no: neither (SIGKILL as the namespace ends)" ;;
+	*:yesno) echo "no: the daemon only$(option "$3" "$4")" ;;
+	*:noyes) echo "no: the orphan only$(option "$3" "$4")" ;;
+	esac
+}
+
+# Each with its option for COMMAND's group, but sigfd-watch, which needs
+# none as PID 1.
+row_pid1_exit() {
+	[ "$(id -u)" = 0 ] || { echo "not measured (needs root)"; return; }
+	m=group
+	[ "$1" = sigfd-watch ] && m=plain
+	shutdown_check "$(prefix "$1" $m)" exit "$1" $m
+}
+
+row_pid1_stop() {
+	[ "$(id -u)" = 0 ] || { echo "not measured (needs root)"; return; }
+	m=group
+	[ "$1" = sigfd-watch ] && m=plain
+	shutdown_check "$(prefix "$1" $m)" term "$1" $m
+}
+
 # names HEX: the signals of a /proc mask, as "USR2 TSTP".
 names() {
 	m=$((0x$1)) n=1 out=
@@ -339,6 +432,7 @@ echo "$rule"
 for r in "forward:forwards a signal (SIGUSR1) to COMMAND" \
 	"queued:a queued value (sigqueue 42) reaches COMMAND" \
 	"group:to COMMAND's process group (a grandchild)" \
+	"queued_group:a queued value (sigqueue 42) to COMMAND's process group (a grandchild)" \
 	"status:exit status: exit 3; killed by SIGTERM" \
 	"remap:maps exit status 143 to 0" \
 	"rewrite:rewrites SIGTERM to SIGQUIT" \
@@ -347,7 +441,9 @@ for r in "forward:forwards a signal (SIGUSR1) to COMMAND" \
 	"jobs:job control in bash: Ctrl-Z/fg/Ctrl-C, Ctrl-Z/bg/fg, background read, tostop write" \
 	"grace:SIGKILL when COMMAND ignores SIGTERM (0.5 s)" \
 	"mask:COMMAND's signal mask and ignored set as started" \
-	"log:logs who sent a signal"; do
+	"log:logs who sent a signal" \
+	"pid1_exit:as PID 1, COMMAND exits: a setsid daemon and an adopted orphan get SIGTERM" \
+	"pid1_stop:as PID 1, SIGTERM to the wrapper (docker stop): the same two get SIGTERM"; do
 	fn=${r%%:*}
 	line="| ${r#*:} |"
 	for w in $wrappers; do

@@ -182,6 +182,11 @@ static void json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
+void describe_string(FILE *out, const char *str, int json)
+{
+	(json ? json_string : text_string)(out, str);
+}
+
 /* The user name of uid, or NULL. The last answer is kept: most records come
  * from one user, and each getpwuid() may read /etc/passwd. */
 static const char *user_of(uint32_t uid)

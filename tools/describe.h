@@ -24,4 +24,7 @@ struct describe_extra {
 void describe_text(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x);
 void describe_json(FILE *out, const struct sigfd_siginfo *r, const struct describe_extra *x);
 
+/* A name as a text VALUE (escaped) or a JSON string (quoted). */
+void describe_string(FILE *out, const char *str, int json);
+
 #endif

@@ -40,6 +40,11 @@ void log_open(struct watch_log *log, const struct watch_args *a);
  * (-1: as it came). 0, or -1 with errno when it could not be written. */
 int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
 	       unsigned long long read_tick, int passed_as);
+/* log_record() in two steps: the line, malloc'd (NULL and errno on
+ * failure), then written and freed (line may be NULL: nothing written). */
+char *log_format(const struct watch_log *log, const struct sigfd_siginfo *rec,
+		 unsigned long long read_tick, int passed_as, size_t *len);
+int log_write(struct watch_log *log, char *line, size_t len);
 
 /* sigfd-watch.c: the records, waiting up to ms (-1: for ever): how many
  * were read into recs (at most n), 0 on timeout. *read_tick is set just
@@ -51,6 +56,59 @@ int take_signals(const sigset_t *take);
 int ms_until(const struct timespec *deadline);
 /* now + d, CLOCK_MONOTONIC */
 struct timespec deadline_after(const struct timespec *d);
+
+/* watch_trace.c: --trace. NULL (and a warning said) where the kernel
+ * cannot be asked. trace_sync() logs what the kernel has recorded so far;
+ * trace_stop() logs the rest and frees (both take NULL). */
+struct watch_trace;
+struct watch_trace *trace_start(struct watch_log *log, const struct watch_args *a);
+void trace_sync(struct watch_trace *t);
+void trace_stop(struct watch_trace *t);
+
+/* watch_reap.c: reaping. */
+struct reaper {
+	struct watch_trace *trace; /* synced before COMMAND's end is written */
+	const struct watch_args *a;
+	struct watch_log *log;
+	int tty;
+	pid_t command;
+	int done;   /* COMMAND has been reaped */
+	int status; /* then its wait status */
+	char *line; /* its end record, held for reaper_flush() */
+	size_t len;
+};
+/* Reap every child that has ended, each logged (when SIGCHLD is) as the
+ * SIGCHLD record it would have had alone; COMMAND's job-control stops are
+ * mirrored. 1 while children are left, 0 when there are none. */
+int reap_ended(struct reaper *r);
+/* Write COMMAND's end record, held back by reap_ended(). */
+void reaper_flush(struct reaper *r);
+/* A SIGCHLD record for an end: logged by reap_ended(), not as it came. */
+int sigchld_is_end(const struct sigfd_siginfo *rec);
+/* A log write failed: say so once, write no more. */
+void log_lost(struct watch_log *log);
+
+/* watch_procs.c: the processes of our pid namespace, from /proc. */
+struct proc_ids {
+	pid_t pid, ppid, pgid;
+	char state; /* 'Z': a zombie */
+};
+struct procs {
+	struct proc_ids *p;
+	size_t n, cap;
+};
+/* Every process now: 0, or -1 with errno. procs_free() frees the list. */
+int procs_list(struct procs *list);
+void procs_free(struct procs *list);
+/* Signal want->pid with sig (queued with si when not NULL) through a
+ * pidfd, only if its process group and parent are still want's (0: any):
+ * 0, or -1 with errno (ESRCH: gone, or another process now). */
+int procs_signal(const struct proc_ids *want, int sig, siginfo_t *si);
+/* Mark (mark[i] = 1) the processes of list descended from me: how many. */
+int procs_ours(const struct procs *list, pid_t me, unsigned char *mark);
+/* Queue sig with si to each member of process group pgid, each once:
+ * 0, or -1 with errno (ESRCH: no member). */
+int procs_queue_group(pid_t pgid, int sig, siginfo_t *si);
 
 /* watch_run.c: run COMMAND as an init; its exit status. */
 int run_command(const struct watch_args *a);
@@ -70,6 +128,7 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group);
 /* watch_shutdown.c: the shutdown policy. */
 struct shutdown {
 	const struct watch_args *a;
+	struct reaper *reaper;
 	pid_t command;
 	int armed; /* SIGKILL due at deadline */
 	int sig;   /* the signal that armed it */

@@ -34,30 +34,47 @@ void log_open(struct watch_log *log, const struct watch_args *a)
 	}
 }
 
-int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
-	       unsigned long long read_tick, int passed_as)
+char *log_format(const struct watch_log *log, const struct sigfd_siginfo *rec,
+		 unsigned long long read_tick, int passed_as, size_t *len)
 {
 	struct describe_extra x = {.read_tick = read_tick, .passed_as = passed_as};
 	char *line = NULL;
-	size_t len = 0;
 	FILE *mem;
-	int rc;
 
-	if (!log->out || log->broken)
-		return 0;
 	clock_gettime(CLOCK_REALTIME, &x.when);
-	if (!(mem = open_memstream(&line, &len)))
-		return -1;
+	if (!(mem = open_memstream(&line, len)))
+		return NULL;
 	if (log->json)
 		describe_json(mem, rec, &x);
 	else
 		describe_text(mem, rec, &x);
 	if (fclose(mem) != 0) {
 		free(line);
-		return -1;
+		return NULL;
 	}
+	return line;
+}
+
+int log_write(struct watch_log *log, char *line, size_t len)
+{
+	int rc = 0;
+
 	/* Nothing of ours is buffered in log->out: its descriptor directly. */
-	rc = write_whole(fileno(log->out), line, len);
+	if (line && log->out && !log->broken)
+		rc = write_whole(fileno(log->out), line, len);
 	free(line);
 	return rc;
+}
+
+int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
+	       unsigned long long read_tick, int passed_as)
+{
+	char *line;
+	size_t len;
+
+	if (!log->out || log->broken)
+		return 0;
+	if (!(line = log_format(log, rec, read_tick, passed_as, &len)))
+		return -1;
+	return log_write(log, line, len);
 }

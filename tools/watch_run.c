@@ -3,7 +3,7 @@
  * SIGKILL and SIGSTOP is taken through one sigfd, logged (those chosen with
  * SIGNALs and --exclude) and passed on (as --rewrite says); SIGCHLD reaps
  * COMMAND and any orphan, and reports COMMAND's job-control stops
- * (watch_jobs.c). Taking every signal is what keeps a signal from killing
+ * (watch_reap.c). Taking every signal is what keeps a signal from killing
  * us and orphaning COMMAND. When COMMAND ends, watch_shutdown.c decides
  * what happens to the rest and what our status is. */
 #include <errno.h>
@@ -21,14 +21,15 @@
 
 /* Pass a record's signal on as sig. A queued value is queued again with the
  * sender's pid and uid, as COMMAND would have seen it; rt_sigqueueinfo()
- * takes any code below 0 but SI_TKILL for another process. Everything else
- * goes with kill(), from us. A process group cannot be queued to. */
+ * takes any code below 0 but SI_TKILL for another process. With --group it
+ * is queued to each member of the group in turn (watch_procs.c): nothing
+ * queues to a group. Everything else goes with kill(), from us. */
 static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int group)
 {
 	char name[SIGNAME_MAX];
 	int rc;
 
-	if (!group && r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
+	if (r->ssi_code < 0 && r->ssi_code != SI_TKILL) {
 		siginfo_t si;
 		memset(&si, 0, sizeof si);
 		si.si_signo = sig;
@@ -41,7 +42,8 @@ static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int gro
 			si.si_uid = (uid_t)r->ssi_uid;
 		}
 		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
-		rc = (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
+		rc = group ? procs_queue_group(child, sig, &si)
+			   : (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
 	} else
 		rc = kill(group ? -child : child, sig);
 	if (rc < 0 && errno != ESRCH) /* ESRCH: it has just ended */
@@ -65,27 +67,6 @@ static _Noreturn void start_command(char **command, int tty, int foreground, int
 	if (write(report, &err, sizeof err) < 0)
 		_exit(EXIT_WRAP_SYSTEM);
 	_exit(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
-}
-
-/* Reap every child that has exited (orphans too, as a subreaper or pid 1):
- * one SIGCHLD may stand for several. A job-control stop of COMMAND is
- * mirrored (watch_jobs.c). 1 once COMMAND has ended, its status in *status. */
-static int reap(const struct watch_args *a, int tty, pid_t child, int *status)
-{
-	int st, done = 0;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED)) > 0) {
-		if (pid != child)
-			continue;
-		if (!WIFSTOPPED(st)) {
-			*status = st;
-			done = 1;
-		} else if (WSTOPSIG(st) == SIGTSTP || WSTOPSIG(st) == SIGTTIN ||
-			   WSTOPSIG(st) == SIGTTOU)
-			jobs_command_stopped(tty, child, WSTOPSIG(st), a->group);
-	}
-	return done;
 }
 
 /* Start COMMAND: its pid, once it has exec'd or failed to (then said why). */
@@ -120,7 +101,7 @@ int run_command(const struct watch_args *a)
 	struct sigfd_siginfo recs[16];
 	struct watch_log log;
 	unsigned long long tick;
-	int status = 0, done = 0, logged = 0;
+	int logged = 0;
 	pid_t me = getpid();
 	sigset_t take;
 
@@ -138,10 +119,13 @@ int run_command(const struct watch_args *a)
 	for (int sig = 1; sig < NSIG; sig++)
 		logged += sigismember(&a->set, sig) == 1;
 	note("watching pid %ld for %d signal%s", (long)me, logged, logged == 1 ? "" : "s");
+	/* Before COMMAND starts: its tree is known from its first fork on. */
+	struct watch_trace *trace = a->trace ? trace_start(&log, a) : NULL;
 	pid_t child = spawn(a, tty);
-	struct shutdown sd = {.a = a, .command = child};
+	struct reaper rp = {.trace = trace, .a = a, .log = &log, .tty = tty, .command = child};
+	struct shutdown sd = {.a = a, .reaper = &rp, .command = child};
 
-	while (!done) {
+	while (!rp.done) {
 		int n = next_records(fd, shutdown_ms(&sd), recs, 16, &tick);
 		if (n == 0)
 			shutdown_fire(&sd);
@@ -151,19 +135,16 @@ int run_command(const struct watch_args *a)
 			/* Not passed on: SIGCHLD, ours to act on; what we caused
 			 * ourselves (the SIGPIPE of a dead log); anything once
 			 * COMMAND has ended. */
-			int pass = sig != SIGCHLD && !done &&
+			int pass = sig != SIGCHLD && !rp.done &&
 				   !(r->ssi_pid == (uint32_t)me &&
 				     (r->ssi_code == SI_USER || r->ssi_code == SI_TKILL));
-			if (sigismember(&a->set, sig) == 1 &&
-			    log_record(&log, r, tick, pass && to != sig ? to : -1) < 0) {
-				/* COMMAND keeps running: it must not lose its
-				 * signals or its reaper because our log is gone. */
-				warn("writing output: %s; still passing signals on", strerror(errno));
-				log.broken = 1;
-			}
+			/* An end is logged as its child is reaped. */
+			if (sigismember(&a->set, sig) == 1 && !sigchld_is_end(r) &&
+			    log_record(&log, r, tick, pass && to != sig ? to : -1) < 0)
+				log_lost(&log);
 			if (sig == SIGCHLD)
-				done = done || reap(a, tty, child, &status);
-			else if (sig == SIGCONT && !done)
+				reap_ended(&rp);
+			else if (sig == SIGCONT && !rp.done)
 				/* fg of a job running in the background: the
 				 * shell has given us the terminal. */
 				jobs_give_terminal(tty, child);
@@ -172,9 +153,12 @@ int run_command(const struct watch_args *a)
 				shutdown_passed(&sd, to);
 			}
 		}
+		/* COMMAND's end after everything read with it. */
+		reaper_flush(&rp);
 	}
 	jobs_take_terminal(tty, child);
 	shutdown_rest(&sd, fd, &log);
+	trace_stop(trace);
 	close(fd);
-	return shutdown_status(a, status);
+	return shutdown_status(a, rp.status);
 }
