@@ -3,14 +3,14 @@
 # Each record of sigfd-watch's log is one write() of one line, so a
 # COMMAND writing to the same standard error cannot tear it: COMMAND writes
 # '~' to stderr as fast as it can (no newline, a character no record has)
-# while 200 queued signals come to sigfd-watch, which logs each (-r RTMIN:0:
+# while 50 queued signals come to sigfd-watch, which logs each (-r RTMIN:0:
 # not passed on). Every line read must be '~'s, then one whole record; and
 # the same for the JSON log. Issue 27: records came out in up to 133
 # fragments, one write() per piece of a field.
 # shellcheck source=tests/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
-COUNT=200
+COUNT=50
 
 check_log() {
 	rm -f "$dir/stop"
