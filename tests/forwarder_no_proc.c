@@ -28,7 +28,7 @@ int main(void)
 
 		leak_check_off();
 		CHECK(unshare(CLONE_NEWNS) == 0);
-		CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+		CHECK(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == 0);
 		CHECK(umount2("/proc", MNT_DETACH) == 0);
 		CHECK(kill(getpid(), SIGUSR1) == 0);
 		before = lowest_free_fd();

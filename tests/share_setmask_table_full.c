@@ -34,6 +34,15 @@ int main(void)
 	CHECK(poll_events(fd, POLLIN, 10000) & POLLIN);
 	CHECK(read_one(fd).ssi_signo == SIGUSR1);
 
+	if (under_valgrind()) {
+		/* It takes descriptors above the client's soft limit for its
+		 * own and refuses signalfd() on them: the thread's, from 256 up,
+		 * cannot have their mask changed while the limit is this low. */
+		puts("XFAIL setmask with the table full not run: valgrind refuses calls on descriptors above a lowered RLIMIT_NOFILE");
+		CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+		CHECK(close(fd) == 0);
+		return 0;
+	}
 	CHECK(kill(getpid(), SIGUSR2) == 0);
 	CHECK(sigfd_setmask(fd, &both) == 0);
 	CHECK(poll_events(fd, POLLIN, 0) & POLLIN);
