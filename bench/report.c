@@ -520,7 +520,7 @@ void report(struct bench *b)
 	if (b->tests[T_FORK])
 		section(b, "Cost of fork() + _exit() + waitpid() in a process with the mechanism set up\n"
 			   "(pinned; one signal through it first, so share mode's thread runs; each fork\n"
-			   "timed: median and mean per round, then median over rounds; forward-thread\n"
+			   "timed: median and mean per round, then median over rounds; forward-socket\n"
 			   "is fork with a bare idle thread, share mode's reference)",
 			fork_t, fork_v, 2);
 	if (b->mem)
