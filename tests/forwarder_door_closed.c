@@ -6,32 +6,7 @@
  * written nor closed by the library; once the old share fd is closed, the
  * next sigfd() starts a new thread and works. The user-space backend
  * only. */
-#include <dirent.h>
-
 #include "share_util.h"
-
-/* The one socket of this process that is not fd: the door. */
-static int door_of(int fd)
-{
-	struct stat st;
-	struct dirent *e;
-	DIR *d = opendir("/proc/self/fd");
-	int found = -1, n = 0;
-
-	CHECK(d != NULL);
-	while ((e = readdir(d))) {
-		int num = atoi(e->d_name);
-		if (e->d_name[0] == '.' || num == fd || num == dirfd(d) || fstat(num, &st) < 0)
-			continue;
-		if (S_ISSOCK(st.st_mode)) {
-			found = num;
-			n++;
-		}
-	}
-	closedir(d);
-	CHECK(n == 1);
-	return found;
-}
 
 int main(void)
 {
@@ -44,7 +19,8 @@ int main(void)
 	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
 	old = sigfd(&usr1, SIGFD_SHARE | SIGFD_NONBLOCK);
 	CHECK(old >= 0);
-	door = door_of(old);
+	door = library_door(old);
+	CHECK(door >= 0);
 	CHECK(close(door) == 0);
 	CHECK(pipe2(p, O_NONBLOCK) == 0);
 	/* One end of the pipe at the door's number: what the library wrote

@@ -28,27 +28,6 @@ static int reopen(int fd, int flags)
 	return copy;
 }
 
-/* The library's end of the door: the one socket of this process that is
- * not the share fd fd. -1 if none (the kernel backends have no door). */
-static int library_door(int fd)
-{
-	struct stat st;
-	struct dirent *e;
-	DIR *d = opendir("/proc/self/fd");
-	int found = -1;
-
-	CHECK(d != NULL);
-	while ((e = readdir(d))) {
-		int n = atoi(e->d_name);
-		if (e->d_name[0] == '.' || n == fd || n == dirfd(d) || fstat(n, &st) < 0)
-			continue;
-		if (S_ISSOCK(st.st_mode))
-			found = n;
-	}
-	closedir(d);
-	return found;
-}
-
 /* fd still reports SIGUSR1 only: the refused calls changed nothing. */
 static void still_usr1(int fd)
 {

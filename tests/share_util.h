@@ -133,6 +133,31 @@ static inline int library_sockets(int report)
 	return n;
 }
 
+/* The library's end of the door: the one socket of this process that is
+ * not share fd fd (and none the test made). -1 if none (the kernel
+ * backends have no door); more than one fails the test. */
+static inline int library_door(int fd)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int found = -1, n = 0;
+
+	CHECK(d != NULL);
+	while ((e = readdir(d))) {
+		int num = atoi(e->d_name);
+		if (e->d_name[0] == '.' || num == fd || num == dirfd(d) || fstat(num, &st) < 0)
+			continue;
+		if (S_ISSOCK(st.st_mode)) {
+			found = num;
+			n++;
+		}
+	}
+	closedir(d);
+	CHECK(n <= 1);
+	return found;
+}
+
 /* Wait for the forwarding thread to end (its share fds all closed), then
  * make a call into share mode, which joins it and closes the library's end
  * of the door (sigfd(3)): a socket no sigfd, so sigfd_setmask() refuses
