@@ -555,9 +555,9 @@ static void *forward(void *door_at)
 	if (err)
 		fwd.running = false;
 	pthread_cond_broadcast(&fwd.moved);
-	/* Records held keep the thread until the queue takes them back. */
-	/* With the door closed by the program, and no writer left, nothing
-	 * can reach the thread: it ends, and the next call starts another. */
+	/* Records held keep the thread until the queue takes them back. With
+	 * the door closed by the program and no writer left, nothing can
+	 * reach the thread: it ends, and the next call starts another. */
 	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone()) &&
 	       !(fwd.door_lost && share_ctx_writers() == 0)) {
 		int timeout = fwd.leader_gone || fwd.door_lost ? ALONE_POLL_MS : -1, n;
