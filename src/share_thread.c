@@ -672,11 +672,9 @@ static int make_door(void)
 	return sv[1];
 }
 
-static void share_before_exit(void);
 
 int share_serve(void)
 {
-	static bool before_exit_set;
 	pthread_attr_t attr;
 	sigset_t all, old;
 	int err, thread_end = -1;
@@ -701,10 +699,6 @@ int share_serve(void)
 	if (fwd.running)
 		goto started;
 	join_ended();
-	/* Registered now, after the program's own made so far: it runs
-	 * before them (share_before_exit()). */
-	if (!before_exit_set)
-		before_exit_set = atexit(share_before_exit) == 0;
 	fwd.started = false;
 	fwd.start_error = 0;
 	thread_end = make_door();
@@ -872,6 +866,8 @@ static void leader_exits(void *unused)
 	share_unlock(&call, 1);
 }
 
+static void share_before_exit(void);
+
 __attribute__((constructor)) static void share_init(void)
 {
 	make_owner_word();
@@ -879,6 +875,7 @@ __attribute__((constructor)) static void share_init(void)
 	leader_key_made = pthread_key_create(&leader_key, leader_exits) == 0;
 	if (leader_key_made && own_tid() == getpid())
 		pthread_setspecific(leader_key, &fwd);
+	(void)atexit(share_before_exit);
 }
 
 void share_end_idle(void)
@@ -890,12 +887,15 @@ void share_end_idle(void)
 	join_ended();
 }
 
-/* exit(), before the program's atexit handlers registered ahead of the
- * first share fd, and before its destructors: a thread whose share fds are
- * all closed is let end and joined now, its door with it, so that a
- * program that looks at its descriptors at exit finds only its own. One
- * with a share fd open is left to share_at_exit(), which hands over what is
- * pending once the program's destructors have run. */
+/* exit(), before the program's destructors, and before the atexit
+ * handlers registered ahead of ours (share_init(); in a static link, the
+ * program's constructors run first): a thread whose share fds are all
+ * closed is let end and joined now, its door with it, so that a program
+ * that looks at its descriptors at exit finds only its own. One with a
+ * share fd open is left to share_at_exit(), which hands over what is
+ * pending once the program's destructors have run. Registered by the
+ * constructor, never during exit(): musl blocks a registration made once
+ * exit() has run its handlers. */
 static void share_before_exit(void)
 {
 	struct share_call call;
