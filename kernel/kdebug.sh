@@ -10,6 +10,9 @@
 #         (kernel/run.sh, KPATCH_FLAVOUR=debug)
 #   6.1   Debian's linux-source-6.1, kmod/sigfd.ko built against its tree
 #         and loaded (kmod/guest-run.sh, KMOD_KERNEL=debug)
+#   7.3   not by default (make kdebug-check-7.3, outside CI: a cold debug
+#         build of 7.3 takes long here): trixie-backports' linux-source-7.3
+#         with the series kernel/7.3/, the same options
 # A guest fails on a failed test and on any kernel report in its dmesg
 # (KASAN, lockdep, BUG:, WARNING:, ODEBUG, RCU stall, hung task), each put
 # down to the test it came in. Both kernels are kept in the kernel cache
@@ -22,7 +25,7 @@
 #   sh kernel/kdebug.sh            build (or reuse) both kernels, run both guests
 #   sh kernel/kdebug.sh --missing  print the missing host packages, exit 1 if any
 #
-# Environment: KDEBUG_ONLY='6.12 6.1' which guests; the knobs of
+# Environment: KDEBUG_ONLY='6.12 6.1' which guests (7.3 too, on request); the knobs of
 # kernel/run.sh (KPATCH_*) and kmod/guest-run.sh (KMOD_*) pass through, for
 # example KPATCH_ONLY='stress/*' or KMOD_STRESS_SECONDS=60.
 set -eu
@@ -47,7 +50,7 @@ status=0 summary=
 for k in ${KDEBUG_ONLY:-6.12 6.1}; do
 	t0=$(date +%s)
 	# What kernel/run.sh will find in the cache: "hit KEY ENTRY" or "cold ...".
-	case $k in 6.12|6.1)
+	case $k in 6.12|6.1|7.3)
 		st=$(KPATCH_KERNEL=$k KPATCH_FLAVOUR=debug sh kernel/run.sh --status) || st=
 		# shellcheck disable=SC2086 # three words
 		set -- ${st:-unknown - -}
@@ -58,11 +61,15 @@ for k in ${KDEBUG_ONLY:-6.12 6.1}; do
 		what="6.12 + kernel/6.12/"
 		stage "$what: debug kernel ($cache: $3), then its guest"
 		KPATCH_KERNEL=6.12 KPATCH_FLAVOUR=debug sh kernel/run.sh && verdict=PASS || verdict=FAIL ;;
+	7.3)
+		what="7.3 + kernel/7.3/"
+		stage "$what: debug kernel ($cache: $3), then its guest"
+		KPATCH_KERNEL=7.3 KPATCH_FLAVOUR=debug sh kernel/run.sh && verdict=PASS || verdict=FAIL ;;
 	6.1)
 		what="6.1 + kmod/sigfd.ko"
 		stage "$what: debug kernel ($cache: $3) and module, then its guest"
 		KMOD_KERNEL=debug sh kmod/guest-run.sh && verdict=PASS || verdict=FAIL ;;
-	*) echo "kdebug: KDEBUG_ONLY: 6.12 and/or 6.1" >&2; exit 2 ;;
+	*) echo "kdebug: KDEBUG_ONLY: 6.12, 6.1 and/or 7.3" >&2; exit 2 ;;
 	esac
 	[ "$verdict" = PASS ] || status=1
 	summary="$summary

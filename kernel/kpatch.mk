@@ -15,12 +15,16 @@
 #   make kdebug-check      the debug-kernel tier: 6.12 + series and 6.1 + the
 #                          module under KASAN, lockdep and debug objects, the
 #                          guest suites plus kernel/stress/ (kernel/kdebug.sh)
+#   make kdebug-check-7.3  the 7.3 series under the same debug options (not
+#                          in CI: a cold debug build of 7.3 takes long here)
+#   make kcsan-check       6.12 + series under KCSAN (kernel/config.kcsan,
+#                          a build of its own: KCSAN excludes KASAN); not in CI
 #   make kcache            the kernel cache's directory and its entries (key,
 #                          last use, size, build times)
 #   make kcache-clean      empty the kernel cache (make clean leaves it alone:
 #                          it is shared by every checkout and CI's clones)
 # Knobs: see kernel/run.sh (KPATCH_ONLY, KPATCH_SMP, KPATCH_JOBS, ...).
-.PHONY: kpatch kpatch-check kpatch-bench kdebug-check kcache kcache-clean
+.PHONY: kpatch kpatch-check kpatch-bench kdebug-check kdebug-check-7.3 kcsan-check kcache kcache-clean
 kpatch:
 	sh kernel/run.sh --build
 
@@ -29,6 +33,12 @@ kpatch-check:
 
 kdebug-check:
 	sh kernel/kdebug.sh
+
+kdebug-check-7.3:
+	KDEBUG_ONLY=7.3 sh kernel/kdebug.sh
+
+kcsan-check:
+	KPATCH_FLAVOUR=kcsan sh kernel/run.sh
 
 kcache:
 	sh kernel/run.sh --cache

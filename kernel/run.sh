@@ -10,7 +10,8 @@
 # in suite "model" fuzz/model_diff (share mode against the kernel backends'
 # model) and fuzz/soak.
 # KPATCH_FLAVOUR=debug adds kernel/config.debug (KASAN, lockdep, debug
-# objects: make kdebug-check). KPATCH_KERNEL=6.1 (--build only) is Debian's
+# objects: make kdebug-check); KPATCH_FLAVOUR=kcsan adds kernel/config.kcsan
+# (KCSAN, which excludes KASAN: make kcsan-check). KPATCH_KERNEL=6.1 (--build only) is Debian's
 # linux-source-6.1 unpatched, with kernel/config.module too, its build tree
 # kept for building kmod/sigfd.ko against it (kmod/guest-run.sh with
 # KMOD_KERNEL=debug).
@@ -84,8 +85,8 @@ case $ver in
 esac
 flavour=${KPATCH_FLAVOUR:-}
 case $flavour in
-''|debug) ;;
-*) echo "kpatch: KPATCH_FLAVOUR: empty or debug" >&2; exit 2 ;;
+''|debug|kcsan) ;;
+*) echo "kpatch: KPATCH_FLAVOUR: empty, debug or kcsan" >&2; exit 2 ;;
 esac
 base=${KPATCH_BUILD:-build/kpatch}
 case $base in /*) ;; *) base=$top/$base ;; esac
@@ -232,6 +233,7 @@ cache_key() {
 config_options() {
 	files=$top/kernel/config.options
 	[ "$flavour" = debug ] && files="$files $top/kernel/config.debug"
+	[ "$flavour" = kcsan ] && files="$files $top/kernel/config.kcsan"
 	[ "$ver" = 6.1 ] && files="$files $top/kernel/config.module"
 	# shellcheck disable=SC2086 # a list of files
 	sed 's/#.*//' $files | tr -s ' \t' '\n' | grep .
@@ -291,9 +293,12 @@ unpack_patch_configure() {
 		# patch carries a Signed-off-by: (the submitter's to add); the new
 		# selftest directory is covered by existing MAINTAINERS entries,
 		# so checkpatch's "does MAINTAINERS need updating?" is answered.
+		# The source is a tarball, not a git tree: checkpatch cannot look
+		# up the commit ids that patch 1's Fixes: and message name
+		# (UNKNOWN_COMMIT_ID); their form it still checks.
 		# shellcheck disable=SC2046 # a list of files
 		(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet --no-signoff \
-			--ignore FILE_PATH_CHANGES $(series_patches)) >&2 ||
+			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID $(series_patches)) >&2 ||
 			die "checkpatch --strict: the series is not clean"
 	fi
 	stage "configuring (tinyconfig + $(config_options | wc -l) options${flavour:+, $flavour flavour})"
@@ -490,7 +495,7 @@ cache_clean() {
 # The guest: a debug kernel runs slower, needs room for KASAN's shadow, and
 # must go on past a first report (kasan_multi_shot, no panic_on_warn) so
 # that the whole dmesg is judged; it also runs the race-stress programs.
-if [ "$flavour" = debug ]; then
+if [ -n "$flavour" ]; then
 	GUEST_MEM=${KPATCH_MEM:-1024} GUEST_TIMEOUT=${KPATCH_TIMEOUT:-2400}
 	TEST_TIMEOUT=${KPATCH_TEST_TIMEOUT:-300} STRESS_SECONDS=${KPATCH_STRESS_SECONDS:-25}
 	BOOT_ARGS=kasan_multi_shot MODEL_SECONDS=60

@@ -123,6 +123,7 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <trace/events/sched.h>
 
 #include "sigfd_uapi.h"
@@ -374,17 +375,20 @@ static int sigfd_first_sig(const sigset_t *set)
  * signal and leaves current's own pending signals as they were. Never a
  * posix timer's preallocated sigqueue: those are not handed over.
  */
-static void sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
+static void __sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
 {
 	struct sigpending *own = &current->pending;
+	unsigned long stop = current->jobctl & JOBCTL_STOP_DEQUEUED;
 	int sig = q->info.si_signo;
 	enum pid_type type;
 	sigset_t others;
 	bool was_pending;
 
+	lockdep_assert_held(&current->sighand->siglock);
 	sigfillset(&others);
 	sigdelset(&others, sig);
-	spin_lock_irq(&current->sighand->siglock);
+	/* No timer to rearm: dequeue_signal() would drop the siglock for it. */
+	q->info.si_sys_private = 0;
 	was_pending = sigismember(&own->signal, sig);
 	list_add(&q->list, &own->list);
 	sigaddset(&own->signal, sig);
@@ -394,7 +398,29 @@ static void sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
 		sigaddset(&own->signal, sig);
 		recalc_sigpending();
 	}
+	/* Nobody stops for it: as it was. */
+	current->jobctl = (current->jobctl & ~JOBCTL_STOP_DEQUEUED) | stop;
+}
+
+static void sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
+{
+	spin_lock_irq(&current->sighand->siglock);
+	__sigfd_free_sigqueue(q, info);
 	spin_unlock_irq(&current->sighand->siglock);
+}
+
+/*
+ * Whether the record @q of a legacy signal, queued to current, keeps its
+ * user over current's RLIMIT_SIGPENDING. The kernel queues legacy signals
+ * past the limit (kill(), SIGCHLD, SIGPIPE, faults: override_rlimit),
+ * trusting their queue to be emptied or freed soon; the hand-over must
+ * not keep them charged for as long as a descriptor is held.
+ */
+static bool sigfd_over_limit(struct sigqueue *q)
+{
+	return q->info.si_signo < SIGRTMIN && q->ucounts &&
+	       get_rlimit_value(q->ucounts, UCOUNT_RLIMIT_SIGPENDING) >
+	       task_rlimit(current, RLIMIT_SIGPENDING);
 }
 
 /* Under cr->lock: unlink the next handed-over record of @ctx. Its number,
@@ -1106,11 +1132,17 @@ static void sigfd_uid_to_kuid(struct sigqueue *q, struct user_namespace *ns)
  * timer's delete leaves it_interval set), which then fires into freed
  * memory; left here, it goes with the queue as without a descriptor.
  * Once its timer is deleted it is an ordinary sigqueue and is handed over.
+ * A legacy signal's record that keeps its user over RLIMIT_SIGPENDING is
+ * freed instead (sigfd_over_limit()), its charge with it, and the signal
+ * handed over without an entry, as the kernel keeps one when it has no
+ * queue space: what descriptors of dead creators hold stays within the
+ * limit, however many creators there were.
  */
 static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, int which)
 {
 	struct user_namespace *ns = current_user_ns();
 	struct sigqueue *q, *next;
+	kernel_siginfo_t dropped;
 	struct sigfd_ctx *ctx;
 	struct list_head *taken;
 	sigset_t stays;
@@ -1125,6 +1157,12 @@ static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, in
 			continue;
 		if (q->flags & SIGQUEUE_PREALLOC) {
 			sigaddset(&stays, sig);
+			continue;
+		}
+		if (sigfd_over_limit(q)) {
+			/* Its bit stays in @p: the pass below hands it over. */
+			list_del_init(&q->list);
+			__sigfd_free_sigqueue(q, &dropped);
 			continue;
 		}
 		if (ns != &init_user_ns)

@@ -2,20 +2,41 @@
 /* End of file when the creator execs (to a program that keeps running):
  * read() returns 0 and poll() says POLLIN|POLLHUP; signals sent to the new
  * image never appear on the fd, they stay with the new image. Records the
- * user-space backend had taken before the exec are read first; the kernel
- * module takes nothing before read(), so there the signals pending at the
- * exec stay with the new image too. */
+ * user-space backend had taken before the exec are read first, and so are
+ * those the kernel module takes at the exec. The native backend
+ * (SFD_CREATOR) takes nothing at the exec: POSIX keeps pending signals for
+ * the new image, which finds them all still pending. */
 #include "share_util.h"
 
-#define COUNT 10
+#define COUNT 10 /* the "10" below */
 
-/* The new image: say it is up, then wait for SIGUSR1 (still blocked across
- * exec) and check it came from the parent. */
-static int new_image(const char *up_fd, const char *parent)
+/* The kernel's own SFD_CREATOR descriptor (kernel/'s series)? */
+static int native_backend(int fd)
 {
-	sigset_t usr1 = set_of(SIGUSR1);
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof target - 1);
+	if (n < 0)
+		return 0;
+	target[n] = 0;
+	return strcmp(target, "anon_inode:[signalfd-creator]") == 0;
+}
+
+/* The new image: check that the SIGRTMINs the fd did not take are pending,
+ * in order, say it is up, then wait for SIGUSR1 (still blocked across exec)
+ * and check it came from the parent. */
+static int new_image(const char *up_fd, const char *parent, const char *left)
+{
+	sigset_t usr1 = set_of(SIGUSR1), rt = set_of(SIGRTMIN);
 	siginfo_t si;
 
+	for (int i = 0; i < atoi(left); i++) {
+		CHECK(sigtimedwait(&rt, &si, &(struct timespec){ 0 }) == SIGRTMIN);
+		CHECK(si.si_value.sival_int == i);
+	}
+	CHECK(!pending_has(SIGRTMIN));
 	CHECK(write(atoi(up_fd), "u", 1) == 1);
 	CHECK(sigwaitinfo(&usr1, &si) == SIGUSR1);
 	CHECK(si.si_pid == atoi(parent));
@@ -29,8 +50,8 @@ int main(int argc, char **argv)
 	pid_t creator;
 	char c;
 
-	if (argc == 4 && strcmp(argv[1], "image") == 0)
-		return new_image(argv[2], argv[3]);
+	if (argc == 5 && strcmp(argv[1], "image") == 0)
+		return new_image(argv[2], argv[3], argv[4]);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGRTMIN);
 	sigaddset(&mask, SIGUSR1);
@@ -52,12 +73,13 @@ int main(int argc, char **argv)
 		WAIT_UNTIL(queued_bytes(fd) == COUNT * 128);
 		snprintf(up_fd, sizeof up_fd, "%d", up[1]);
 		snprintf(parent, sizeof parent, "%d", (int)getppid());
-		execl(argv[0], argv[0], "image", up_fd, parent, (char *)NULL);
+		execl(argv[0], argv[0], "image", up_fd, parent, native_backend(fd) ? "10" : "0",
+		      (char *)NULL);
 		_exit(127);
 	}
 	CHECK(close(up[1]) == 0); /* a failed exec then shows as end of file on up[0] */
 	int fd = recv_fd(link[0]);
-	int before_exec = COUNT;
+	int before_exec = native_backend(fd) ? 0 : COUNT;
 	CHECK(write(go[1], "g", 1) == 1);
 	CHECK(read(up[0], &c, 1) == 1); /* the new image runs */
 
