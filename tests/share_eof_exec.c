@@ -10,20 +10,6 @@
 
 #define COUNT 10 /* the "10" below */
 
-/* The kernel's own SFD_CREATOR descriptor (kernel/'s series)? */
-static int native_backend(int fd)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof target - 1);
-	if (n < 0)
-		return 0;
-	target[n] = 0;
-	return strcmp(target, "anon_inode:[signalfd-creator]") == 0;
-}
-
 /* The new image: check that the SIGRTMINs the fd did not take are pending,
  * in order, say it is up, then wait for SIGUSR1 (still blocked across exec)
  * and check it came from the parent. */

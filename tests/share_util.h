@@ -196,7 +196,7 @@ static inline int pending_has(int sig)
  * SFD_CREATOR (a share fd that is a signalfd: kernel/'s patch series),
  * rather than of the user-space backend? Where they differ by design,
  * tests ask this. */
-static inline int kernel_backend(int fd)
+static inline int fd_link_is(int fd, const char *name)
 {
 	char path[64], target[64];
 	ssize_t n;
@@ -206,8 +206,18 @@ static inline int kernel_backend(int fd)
 	if (n < 0)
 		return 0;
 	target[n] = 0;
-	return strcmp(target, "anon_inode:[sigfd]") == 0 ||
-	       strcmp(target, "anon_inode:[signalfd-creator]") == 0;
+	return strcmp(target, name) == 0;
+}
+
+static inline int kernel_backend(int fd)
+{
+	return fd_link_is(fd, "anon_inode:[sigfd]") || fd_link_is(fd, "anon_inode:[signalfd-creator]");
+}
+
+/* The kernel's own SFD_CREATOR descriptor (kernel/'s series)? */
+static inline int native_backend(int fd)
+{
+	return fd_link_is(fd, "anon_inode:[signalfd-creator]");
 }
 
 
