@@ -688,9 +688,17 @@ int share_serve(void)
 	 * has caught up, and another starts; one still serving share fds
 	 * cannot be reached. */
 	if (fwd.running && fwd.started && !door_intact() && errno == EBADF) {
-		(void)share_sync();
-		while (fwd.running && fwd.door_lost && share_ctx_writers() == 0)
-			pthread_cond_wait(&fwd.moved, &fwd.lock);
+		struct timespec until;
+
+		/* Woken by the door's closing, it ends once it has no writer;
+		 * waited for 1 s at most (one still serving share fds, or a copy
+		 * of our end kept by a child forked without fork handlers,
+		 * which hides the closing from it). */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		while (fwd.running &&
+		       pthread_cond_timedwait(&fwd.moved, &fwd.lock, &until) != ETIMEDOUT)
+			;
 		if (fwd.running) {
 			errno = EBADF;
 			return -1;
@@ -795,36 +803,19 @@ int share_hand_over(int writer)
 	return door_send(writer);
 }
 
-/* With the door closed by the program, the thread, woken by that, looks
- * on its own every ALONE_POLL_MS: a catch-up is waited for that long at
- * most (a copy of our end kept by a child forked without fork handlers
- * keeps it from seeing the door close), then fails with EBADF. */
-#define LOST_DOOR_WAIT_S 1
-
+/* A call that cannot wake the thread returns at once, the lock never let
+ * go: the thread has seen nothing of what the caller changed, which the
+ * caller then puts back. */
 int share_sync(void)
 {
 	unsigned asked = ++fwd.asked;
-	struct timespec until;
-	bool lost = false;
 
 	if (!fwd.running || !fwd.started || pthread_equal(pthread_self(), fwd.thread))
 		return 0;
-	if (wake_thread() < 0) {
-		if (errno != EBADF)
-			return -1;
-		lost = true;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += LOST_DOOR_WAIT_S;
-	}
-	while (fwd.running && (int)(fwd.done - asked) < 0)
-		if (!lost)
-			pthread_cond_wait(&fwd.moved, &fwd.lock);
-		else if (pthread_cond_timedwait(&fwd.moved, &fwd.lock, &until) == ETIMEDOUT)
-			break;
-	if (lost) {
-		errno = EBADF;
+	if (wake_thread() < 0)
 		return -1;
-	}
+	while (fwd.running && (int)(fwd.done - asked) < 0)
+		pthread_cond_wait(&fwd.moved, &fwd.lock);
 	return 0;
 }
 
@@ -905,6 +896,16 @@ static void share_before_exit(void)
 		return; /* as in share_at_exit() */
 	share_lock(&call);
 	share_end_idle();
+	/* Records held back (RLIMIT_SIGPENDING) keep a thread with no writer:
+	 * nothing can take them now; it stops as at exit(). */
+	if (fwd.running && fwd.started && share_ctx_writers() == 0 && !fwd.exiting &&
+	    !pthread_equal(pthread_self(), fwd.thread)) {
+		fwd.exiting = true;
+		if (wake_thread() == 0)
+			while (fwd.running)
+				pthread_cond_wait(&fwd.moved, &fwd.lock);
+		join_ended();
+	}
 	share_unlock(&call, 1);
 }
 

@@ -33,10 +33,18 @@ int main(void)
 	CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
 
 	errno = 0;
-	CHECK(sigfd(&set, test_mode()) == -1);
-	CHECK(errno == EMFILE);
+	int refused = sigfd(&set, test_mode());
+	if (test_mode() && under_valgrind() && refused == -1 && errno == EBADF)
+		/* The library's door to its thread, made after keep, is above
+		 * the lowered limit: valgrind takes such a descriptor for its
+		 * own and refuses calls on it. */
+		puts("XFAIL EBADF, not EMFILE: valgrind refuses calls on the library's door above a lowered RLIMIT_NOFILE");
+	else {
+		CHECK(refused == -1);
+		CHECK(errno == EMFILE);
+	}
 
-	/* Works again once a descriptor is free; share mode needs two (a pipe). */
+	/* Works again once a descriptor is free; share mode needs two (a socket pair). */
 	CHECK(close(keep) == 0);
 	if (test_mode())
 		CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
