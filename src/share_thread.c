@@ -895,6 +895,12 @@ static void share_before_exit(void)
 	if (!owner_wiped && was != owned_value() && was != 0)
 		return; /* as in share_at_exit() */
 	share_lock(&call);
+	/* Caught up while it still finds share fds gone. */
+	for (unsigned was = ~0U; fwd.running && share_ctx_writers() < was;) {
+		was = share_ctx_writers();
+		if (was == 0 || share_sync() < 0)
+			break;
+	}
 	share_end_idle();
 	/* Records held back (RLIMIT_SIGPENDING) keep a thread with no writer:
 	 * nothing can take them now; it stops as at exit(). */
