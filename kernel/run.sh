@@ -237,6 +237,10 @@ config_options() {
 	[ "$ver" = 6.1 ] && files="$files $top/kernel/config.module"
 	# shellcheck disable=SC2086 # a list of files
 	sed 's/#.*//' $files | tr -s ' \t' '\n' | grep .
+	# From 6.13 the preemption choice defaults to PREEMPT_LAZY on x86,
+	# which outvotes an enabled PREEMPT; the debug kernels want full
+	# preemption, the most interleavings.
+	case $ver in 6.*) ;; *) [ -z "$flavour" ] || echo '!PREEMPT_LAZY' ;; esac
 }
 
 configure_kernel() {
