@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,28 +31,46 @@ static void catchable(sigset_t *out, const sigset_t *mask)
 			sigaddset(out, sig);
 }
 
-/* SIGFD_BACKEND=native, =kernel or =user forces a share-mode backend; by
- * default the kernel's own SFD_CREATOR is used when the running kernel has
- * it, then the kernel module when /dev/sigfd is there, then user space. */
+/* The share-mode backends in probe order: the first available one opens,
+ * unless SIGFD_BACKEND names one (by its name, or the name it had first).
+ * setmask asks each in turn whether the descriptor is its own, then local
+ * mode's signalfd. */
+static const struct share_backend {
+	const char *name, *first_name;
+	int (*available)(void);
+	int (*open)(const sigset_t *mask, unsigned long flags);
+	int (*setmask)(int fd, const sigset_t *mask); /* SIGFD_NOT_MINE */
+} share_backends[] = {
+	/* The kernel's own signalfd with SFD_CREATOR (kernel/'s series). */
+	{ "sfd-creator", "native", sigfd_share_native_available,
+	  sigfd_share_native_open, sigfd_share_native_setmask },
+	/* The kernel module's /dev/sigfd (kmod/). */
+	{ "module", "kernel", sigfd_share_kernel_available,
+	  sigfd_share_kernel_open, sigfd_share_kernel_setmask },
+	/* A forwarding thread in the creator (share_*.c): always there. */
+	{ "thread", "user", NULL, sigfd_share_user_open,
+	  sigfd_share_user_setmask },
+};
+
+#define SHARE_BACKENDS (sizeof share_backends / sizeof share_backends[0])
+
+static bool chosen(const struct share_backend *b, const char *forced)
+{
+	if (forced && *forced)
+		return strcmp(forced, b->name) == 0 ||
+		       strcmp(forced, b->first_name) == 0;
+	return !b->available || b->available();
+}
+
 static int share_open(const sigset_t *mask, unsigned long flags)
 {
 	const char *forced = getenv("SIGFD_BACKEND");
 
-	if (forced && strcmp(forced, "native") == 0)
-		return sigfd_share_native_open(mask, flags);
-	if (forced && strcmp(forced, "kernel") == 0)
-		return sigfd_share_kernel_open(mask, flags);
-	if (forced && strcmp(forced, "user") == 0)
-		return sigfd_share_user_open(mask, flags);
-	if (forced && *forced) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (sigfd_share_native_available())
-		return sigfd_share_native_open(mask, flags);
-	if (sigfd_share_kernel_available())
-		return sigfd_share_kernel_open(mask, flags);
-	return sigfd_share_user_open(mask, flags);
+	for (size_t i = 0; i < SHARE_BACKENDS; i++)
+		if (chosen(&share_backends[i], forced))
+			return share_backends[i].open(mask, flags);
+	errno = EINVAL; /* an unknown SIGFD_BACKEND */
+	return -1;
 }
 
 /* A descriptor now takes set: children spawned with the helpers get these
@@ -92,11 +111,9 @@ static int setmask(int fd, const sigset_t *mask)
 		return -1;
 	}
 	catchable(&set, mask);
-	int rc = sigfd_share_native_setmask(fd, &set);
-	if (rc == SIGFD_NOT_MINE)
-		rc = sigfd_share_kernel_setmask(fd, &set);
-	if (rc == SIGFD_NOT_MINE)
-		rc = sigfd_share_user_setmask(fd, &set);
+	int rc = SIGFD_NOT_MINE;
+	for (size_t i = 0; i < SHARE_BACKENDS && rc == SIGFD_NOT_MINE; i++)
+		rc = share_backends[i].setmask(fd, &set);
 	if (rc == SIGFD_NOT_MINE)
 		rc = sigfd_local_setmask(fd, &set);
 	if (rc == 0)
