@@ -4,8 +4,6 @@
  * COMMAND as an init does (watch_run.c): the log then says who signalled
  * COMMAND. See sigfd-watch(1). */
 #include <errno.h>
-#include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +12,6 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "sender.h"
 #include "sigfd.h"
 #include "watch.h"
 #include "watch_env.h"
@@ -26,83 +23,6 @@ static int set_size(const sigset_t *set)
 	for (int sig = 1; sig < NSIG; sig++)
 		n += sigismember(set, sig) == 1;
 	return n;
-}
-
-int ms_until(const struct timespec *deadline)
-{
-	struct timespec now;
-	long long ns;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (long long)(deadline->tv_sec - now.tv_sec) * 1000000000LL +
-	     (deadline->tv_nsec - now.tv_nsec);
-	if (ns <= 0)
-		return 0;
-	ns = (ns + 999999) / 1000000; /* up: poll() must never return early */
-	return ns > INT_MAX ? INT_MAX : (int)ns;
-}
-
-struct timespec deadline_after(const struct timespec *d)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_sec += d->tv_sec;
-	t.tv_nsec += d->tv_nsec;
-	if (t.tv_nsec >= 1000000000L) {
-		t.tv_sec++;
-		t.tv_nsec -= 1000000000L;
-	}
-	return t;
-}
-
-/* Block take and return a sigfd for it. A blocked signal is queued whatever
- * its action, except that an inherited SIG_IGN for SIGCHLD makes the kernel
- * send none at all: every ignored one gets its default action back (a
- * COMMAND gets the inherited actions again, from sigfd_restore_signals). */
-int take_signals(const sigset_t *take)
-{
-	int fd;
-
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction sa;
-		if (sigismember(take, sig) == 1 && sigaction(sig, NULL, &sa) == 0 &&
-		    sa.sa_handler == SIG_IGN) {
-			sa.sa_handler = SIG_DFL;
-			sigaction(sig, &sa, NULL);
-		}
-	}
-	if (sigprocmask(SIG_BLOCK, take, NULL) < 0)
-		die(say_system_status, "sigprocmask: %s", strerror(errno));
-	if ((fd = sigfd(take, SIGFD_CLOEXEC | SIGFD_NONBLOCK)) < 0)
-		die(say_system_status, "sigfd: %s", strerror(errno));
-	return fd;
-}
-
-int next_records(int fd, int ms, struct sigfd_siginfo *recs, int n,
-		 unsigned long long *read_tick)
-{
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int r = poll(&p, 1, ms);
-		if (r < 0 && errno == EINTR)
-			continue; /* e.g. after SIGSTOP/SIGCONT */
-		if (r < 0)
-			die(say_system_status, "poll: %s", strerror(errno));
-		if (r == 0)
-			return 0;
-		ssize_t len = read(fd, recs, sizeof *recs * (size_t)n);
-		/* Every record read arrived before this moment: a process that
-		 * started later cannot have sent it (sender.h). */
-		*read_tick = sender_tick_now();
-		if (len < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (len < 0)
-			die(say_system_status, "read: %s", strerror(errno));
-		if (len == 0 || len % (ssize_t)sizeof *recs)
-			die(say_system_status, "read: short record");
-		return (int)(len / (ssize_t)sizeof *recs);
-	}
 }
 
 static int watch(const struct watch_args *a)

@@ -17,7 +17,7 @@ $(error TOOLS_LINK is static or shared, not '$(TOOLS_LINK)')
 endif
 TOOL_BINS += $(B)/bin/sigfd-watch $(B)/bin/sigfd-send
 TOOL_SRCS := tools/args.c tools/signame.c
-$(eval $(call program,$(B)/bin/sigfd-watch,tools/sigfd-watch.c tools/watch_say.c tools/watch_log.c tools/watch_run.c tools/watch_jobs.c tools/watch_shutdown.c tools/watch_reap.c tools/watch_procs.c tools/watch_trace.c tools/trace_parse.c tools/watch_env.c tools/describe.c tools/sender.c $(TOOL_SRCS),,$(TOOLS_LIB)))
+$(eval $(call program,$(B)/bin/sigfd-watch,tools/sigfd-watch.c tools/watch_records.c tools/watch_deadline.c tools/watch_say.c tools/watch_log.c tools/watch_run.c tools/watch_jobs.c tools/watch_shutdown.c tools/watch_reap.c tools/watch_procs.c tools/watch_trace.c tools/trace_parse.c tools/watch_env.c tools/describe.c tools/sender.c $(TOOL_SRCS),,$(TOOLS_LIB)))
 $(eval $(call program,$(B)/bin/sigfd-send,tools/sigfd-send.c $(TOOL_SRCS),,$(TOOLS_LIB)))
 # --version prints the release the Makefile names.
 $(B)/obj/tools/args.o: ALL_CFLAGS += -DSIGFD_TOOLS_VERSION='"$(VERSION)"'

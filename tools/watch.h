@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What sigfd-watch's own files share: messages (watch_say.c), the log
  * (watch_log.c), running COMMAND (watch_run.c) with its job control
- * (watch_jobs.c) and its shutdown policy (watch_shutdown.c). */
+ * (watch_jobs.c) and its shutdown policy (watch_shutdown.c), over the
+ * records (watch_records.c) and deadlines (watch_deadline.c). The calls go
+ * one way: sigfd-watch.c, then watch_run.c, then the rest. */
 #ifndef SIGFD_TOOLS_WATCH_H
 #define SIGFD_TOOLS_WATCH_H
 
@@ -45,14 +47,17 @@ int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
 char *log_format(const struct watch_log *log, const struct sigfd_siginfo *rec,
 		 unsigned long long read_tick, int passed_as, size_t *len);
 int log_write(struct watch_log *log, char *line, size_t len);
+/* A log write failed: say so once, write no more. */
+void log_lost(struct watch_log *log);
 
-/* sigfd-watch.c: the records, waiting up to ms (-1: for ever): how many
+/* watch_records.c: the records, waiting up to ms (-1: for ever): how many
  * were read into recs (at most n), 0 on timeout. *read_tick is set just
- * after the read. */
+ * after the read. take_signals() blocks take and gives a sigfd for it. */
 int next_records(int fd, int ms, struct sigfd_siginfo *recs, int n,
 		 unsigned long long *read_tick);
 int take_signals(const sigset_t *take);
-/* Milliseconds until deadline (CLOCK_MONOTONIC), rounded up; 0 once past. */
+/* watch_deadline.c: milliseconds until deadline (CLOCK_MONOTONIC), rounded
+ * up; 0 once past. */
 int ms_until(const struct timespec *deadline);
 /* now + d, CLOCK_MONOTONIC */
 struct timespec deadline_after(const struct timespec *d);
@@ -85,8 +90,6 @@ int reap_ended(struct reaper *r);
 void reaper_flush(struct reaper *r);
 /* A SIGCHLD record for an end: logged by reap_ended(), not as it came. */
 int sigchld_is_end(const struct sigfd_siginfo *rec);
-/* A log write failed: say so once, write no more. */
-void log_lost(struct watch_log *log);
 
 /* watch_procs.c: the processes of our pid namespace, from /proc. */
 struct proc_ids {

@@ -78,3 +78,12 @@ int log_record(struct watch_log *log, const struct sigfd_siginfo *rec,
 		return -1;
 	return log_write(log, line, len);
 }
+
+void log_lost(struct watch_log *log)
+{
+	/* COMMAND keeps running: it must not lose its signals or its reaper
+	 * because our log is gone. */
+	if (!log->broken)
+		warn("writing output: %s; still passing signals on", strerror(errno));
+	log->broken = 1;
+}

@@ -22,15 +22,6 @@ int sigchld_is_end(const struct sigfd_siginfo *rec)
 		rec->ssi_code == CLD_DUMPED);
 }
 
-void log_lost(struct watch_log *log)
-{
-	/* COMMAND keeps running: it must not lose its signals or its reaper
-	 * because our log is gone. */
-	if (!log->broken)
-		warn("writing output: %s; still passing signals on", strerror(errno));
-	log->broken = 1;
-}
-
 /* The record the child's own SIGCHLD carries, less its CPU times. */
 static void end_record(const siginfo_t *si, struct sigfd_siginfo *rec)
 {

@@ -15,8 +15,10 @@ guest_library() {
 }
 
 # guest_program SRC DEST [CFLAGS...]: link SRC statically to DEST in the
-# background (static links are slow: one job per program, all at once);
-# guest_programs_wait collects the failures.
+# background, at most GUEST_JOBS (the CPUs) at a time: once that many are
+# out, all are waited for (sh has no wait -n; the links take about as long
+# as each other). guest_programs_wait collects the failures.
+guest_jobs=0
 guest_program() {
 	src=$1 dest=$2
 	shift 2
@@ -25,10 +27,16 @@ guest_program() {
 		gcc $CFLAGS_GUEST "$@" -static -o "$dest" "$src" "$out/libsigfd.a" \
 			2>"$out/obj/$name.log" || echo "$src" >>"$out/obj/failed"
 	} &
+	guest_jobs=$((guest_jobs + 1))
+	if [ "$guest_jobs" -ge "${GUEST_JOBS:-$(nproc)}" ]; then
+		wait
+		guest_jobs=0
+	fi
 }
 
 guest_programs_wait() {
 	wait
+	guest_jobs=0
 	[ -s "$out/obj/failed" ] || return 0
 	for src in $(cat "$out/obj/failed"); do cat "$out/obj/$(basename "$src" .c).log" >&2; done
 	die "cannot build: $(tr '\n' ' ' <"$out/obj/failed")"
