@@ -7,8 +7,9 @@
 .PHONY: coverage coverage-report
 
 COV_B := build/coverage
-# The guest tier runs static programs of its own, not instrumented: KVER=none
-# makes it report SKIPPED here instead of booting QEMU for nothing. Coverage
+# The guest tiers run static programs of their own, not instrumented:
+# GUESTS=no makes them report SKIPPED here instead of booting QEMU for
+# nothing. Coverage
 # measures; make check judges: the runs that link the library outside this
 # build's flags (install, readme_example, man_examples, cmake_consumer) or list its
 # exported symbols (static_symbols) fail here on gcov's own symbols, and are named,
@@ -17,7 +18,7 @@ COV_ARTIFACTS := install readme_example man_examples static_symbols cmake_consum
 coverage: coverage-tools
 	@mkdir -p $(COV_B)
 	@find $(COV_B) -name '*.gcda' -delete
-	@env KVER=none SIGFD_COVERAGE_RUN=1 $(MAKE) --no-print-directory check B=$(COV_B) CC=gcc \
+	@env SIGFD_COVERAGE_RUN=1 $(MAKE) --no-print-directory check GUESTS=no B=$(COV_B) CC=gcc \
 	    CFLAGS='-O0 -g --coverage -fprofile-update=atomic' LDFLAGS=--coverage SIGFD_NO_INSTALL=1 \
 	    > $(COV_B)/suite.log 2>&1 || true
 	@grep -E '^(FAIL|[0-9]+ passed)' $(COV_B)/suite.log || true
