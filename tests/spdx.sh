@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Every source file names its licence in an SPDX-License-Identifier line
 # within its first three lines, and the licence is the one LICENSE and
-# debian/copyright give it: GPL-2.0 for the kernel module, the uapi header
+# debian/copyright give it: GPL-2.0 for the kernel module and the series'
+# selftest (kernel/selftest/), the uapi header
 # dual, MIT for everything else. Source files: C, shell, make, man pages,
 # templates, scripts (a #! line) and the Debian packaging's code; data and
 # prose (results, Markdown, LICENSE, debian/changelog) carry none.
@@ -23,7 +24,7 @@ for f in $files; do
 	esac
 	seen=$((seen + 1))
 	case $f in
-	kmod/sigfd.c | kmod/Kbuild) want='GPL-2.0' ;;
+	kmod/sigfd.c | kmod/Kbuild | kernel/selftest/*) want='GPL-2.0' ;;
 	kmod/sigfd_uapi.h) want='(GPL-2.0 WITH Linux-syscall-note) OR MIT' ;;
 	*) want='MIT' ;;
 	esac
