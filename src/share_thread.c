@@ -77,15 +77,32 @@
 #define CLOSE_RANGE_UNSHARE (1U << 1) /* Linux 5.9 */
 #endif
 
+/* The forwarding thread's life. Every change is made by thread_moves(),
+ * under the lock, and wakes whoever waits on moved:
+ *   NONE -> STARTING        share_serve() created it
+ *   STARTING -> SERVING     it made its table and reached its loop
+ *   STARTING -> ENDED       it could not (start_error says why)
+ *   SERVING -> EXITING      exit() asks it to write what is pending and stop
+ *   SERVING, EXITING -> ENDED  it stopped; it is joined under the lock
+ *   ... -> NONE             joined (join_ended()), detached when it ended
+ *                           after our destructor, or a child's start_over()
+ * What it reacts to besides: leader_gone (the main thread called
+ * pthread_exit()), exit_ran (our destructor has run), door_lost, and the
+ * catch-ups counted by asked and done. */
+enum thread_state {
+	THREAD_NONE,     /* no thread, none to join */
+	THREAD_STARTING, /* created, making its own table */
+	THREAD_SERVING,  /* serves the share fds */
+	THREAD_EXITING,  /* exit(): takes what is pending, then stops */
+	THREAD_ENDED,    /* stopped, not joined yet */
+};
+
 static struct {
 	pthread_mutex_t lock; /* guards everything here and in share_ctx.c */
-	pthread_cond_t moved; /* the thread has started, or stopped, or caught up */
-	bool running;         /* a thread serves the share fds */
-	bool started;         /* it has made its table and reached its loop */
-	int start_error;      /* why it could not, or 0 */
-	bool exiting;         /* exit(): take what is pending, then stop */
+	pthread_cond_t moved; /* the thread has moved, or caught up */
+	enum thread_state state;
+	int start_error;      /* why it could not start, or 0 */
 	bool leader_gone;     /* the main thread called pthread_exit() */
-	bool joinable;        /* thread is a thread of this process not joined yet */
 	bool exit_ran;        /* our destructor has run: nothing joins a thread after it */
 	unsigned asked, done; /* catch-ups asked for by share_sync(), and made */
 	unsigned starts;      /* threads started so far */
@@ -124,6 +141,25 @@ static struct {
 	.door_caller = -1,
 	.door_spare = -1,
 };
+
+static void thread_moves(enum thread_state to)
+{
+	fwd.state = to;
+	pthread_cond_broadcast(&fwd.moved);
+}
+
+/* A thread is there and takes the lock: starting, serving or exiting. */
+static bool thread_running(void)
+{
+	return fwd.state == THREAD_STARTING || fwd.state == THREAD_SERVING ||
+	       fwd.state == THREAD_EXITING;
+}
+
+/* It has its own table and can be reached through the door. */
+static bool thread_serving(void)
+{
+	return fwd.state == THREAD_SERVING || fwd.state == THREAD_EXITING;
+}
 
 /* Which process the state belongs to, without comparing pid numbers (a
  * child in a new pid namespace can have its parent's): a word in a page
@@ -216,8 +252,8 @@ static void start_over(void)
 	share_ctx_forget();
 	close_door();
 	close_spare(true);
-	fwd.running = fwd.exiting = fwd.leader_gone = fwd.joinable = fwd.started = false;
-	fwd.exit_ran = false;
+	thread_moves(THREAD_NONE);
+	fwd.leader_gone = fwd.exit_ran = false;
 	fwd.sfd = fwd.ep = fwd.door = -1;
 	fwd.door_lost = false;
 	fwd.taking = fwd.left = 0;
@@ -551,10 +587,7 @@ static void *forward(void *door_at)
 		err = errno;
 	pthread_mutex_lock(&fwd.lock);
 	fwd.start_error = err;
-	fwd.started = err == 0;
-	if (err)
-		fwd.running = false;
-	pthread_cond_broadcast(&fwd.moved);
+	thread_moves(err ? THREAD_ENDED : THREAD_SERVING);
 	/* Records held keep the thread until the queue takes them back. With
 	 * the door closed by the program and no writer left, nothing can
 	 * reach the thread: it ends, and the next call starts another. */
@@ -586,7 +619,7 @@ static void *forward(void *door_at)
 		/* Before taking: a share fd just gone takes nothing more. */
 		recheck_left();
 		update_mask();
-		if (fwd.exiting)
+		if (fwd.state == THREAD_EXITING)
 			break;
 		if (signals || fwd.held_n || fwd.done != fwd.asked)
 			take_batch(SHARE_BATCH);
@@ -603,7 +636,7 @@ static void *forward(void *door_at)
 	/* At exit, and when the process ends because we are its last thread,
 	 * what is pending for the share fds is written first, in one bounded
 	 * step: as much as their writers hold. */
-	if (!err && (fwd.exiting || !share_ctx_empty())) {
+	if (!err && (fwd.state == THREAD_EXITING || !share_ctx_empty())) {
 		unsigned long budget = share_ctx_room_for_exit(fwd.ep);
 		unsigned got;
 
@@ -621,14 +654,14 @@ static void *forward(void *door_at)
 	fwd.sfd = fwd.ep = fwd.door = -1;
 	fwd.taking = fwd.left = 0;
 	fwd.held_n = 0;
-	fwd.running = false;
 	/* Started by another thread while exit() runs, it would be left
 	 * ended and never joined. */
-	if (fwd.exit_ran && fwd.joinable) {
+	if (fwd.exit_ran) {
 		pthread_detach(pthread_self());
-		fwd.joinable = false;
+		thread_moves(THREAD_NONE);
+	} else {
+		thread_moves(THREAD_ENDED);
 	}
-	pthread_cond_broadcast(&fwd.moved);
 	pthread_mutex_unlock(&fwd.lock);
 	return NULL;
 }
@@ -637,11 +670,11 @@ static void *forward(void *door_at)
  * it can be joined here, and only here; its door goes with it. */
 static void join_ended(void)
 {
-	if (fwd.running)
+	if (thread_running())
 		return;
-	if (fwd.joinable && !pthread_equal(pthread_self(), fwd.thread)) {
+	if (fwd.state == THREAD_ENDED && !pthread_equal(pthread_self(), fwd.thread)) {
 		pthread_join(fwd.thread, NULL);
-		fwd.joinable = false;
+		thread_moves(THREAD_NONE);
 	}
 	close_door();
 }
@@ -681,13 +714,13 @@ int share_serve(void)
 
 	/* A thread ending for exit() is let end; a share fd made meanwhile,
 	 * by another thread, gets a thread of its own. */
-	while (fwd.running && fwd.exiting)
+	while (fwd.state == THREAD_EXITING)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
 	/* The program closed our end of the door (close_range() before an
 	 * exec that failed, say): a thread left with no writer ends once it
 	 * has caught up, and another starts; one still serving share fds
 	 * cannot be reached. */
-	if (fwd.running && fwd.started && !door_intact() && errno == EBADF) {
+	if (thread_serving() && !door_intact() && errno == EBADF) {
 		struct timespec until;
 
 		/* Woken by the door's closing, it ends once it has no writer;
@@ -696,18 +729,17 @@ int share_serve(void)
 		 * which hides the closing from it). */
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += 1;
-		while (fwd.running &&
+		while (thread_running() &&
 		       pthread_cond_timedwait(&fwd.moved, &fwd.lock, &until) != ETIMEDOUT)
 			;
-		if (fwd.running) {
+		if (thread_running()) {
 			errno = EBADF;
 			return -1;
 		}
 	}
-	if (fwd.running)
+	if (thread_running())
 		goto started;
 	join_ended();
-	fwd.started = false;
 	fwd.start_error = 0;
 	thread_end = make_door();
 	if (thread_end < 0)
@@ -737,23 +769,22 @@ int share_serve(void)
 	}
 	pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
 	fwd.starts++;
-	fwd.running = fwd.joinable = true;
-	fwd.exiting = false;
+	thread_moves(THREAD_STARTING);
 started:
 	/* Waiting drops the lock; the caller's share fd is listed already, so
 	 * the thread stays. A sanitizer's runtime also
 	 * allocates in a new thread before our code runs, under locks it does
 	 * not take around fork() (AddressSanitizer before LLVM 18, gcc 12's
 	 * included): a fork() made then would copy them held. */
-	while (fwd.running && !fwd.started)
+	while (fwd.state == THREAD_STARTING)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
 	/* The thread has its own table now, with its copy of its end. */
 	if (thread_end >= 0)
 		close_spare(false);
-	if (fwd.started)
+	if (!fwd.start_error)
 		return 0; /* it may have ended since: the share fd says whether it was adopted */
 	join_ended();
-	errno = fwd.start_error ? fwd.start_error : EAGAIN;
+	errno = fwd.start_error;
 	return -1;
 }
 
@@ -796,7 +827,7 @@ static int wake_thread(void)
 
 int share_hand_over(int writer)
 {
-	if (!fwd.running || !fwd.started) {
+	if (!thread_serving()) {
 		errno = EAGAIN;
 		return -1;
 	}
@@ -810,11 +841,11 @@ int share_sync(void)
 {
 	unsigned asked = ++fwd.asked;
 
-	if (!fwd.running || !fwd.started || pthread_equal(pthread_self(), fwd.thread))
+	if (!thread_serving() || pthread_equal(pthread_self(), fwd.thread))
 		return 0;
 	if (wake_thread() < 0)
 		return -1;
-	while (fwd.running && (int)(fwd.done - asked) < 0)
+	while (thread_running() && (int)(fwd.done - asked) < 0)
 		pthread_cond_wait(&fwd.moved, &fwd.lock);
 	return 0;
 }
@@ -852,7 +883,7 @@ static void leader_exits(void *unused)
 	(void)unused;
 	share_lock(&call);
 	fwd.leader_gone = true;
-	if (fwd.running && fwd.started)
+	if (thread_serving())
 		wake_thread(); /* no descriptor free: it looks at its next wake-up */
 	share_unlock(&call, 1);
 }
@@ -871,9 +902,9 @@ __attribute__((constructor)) static void share_init(void)
 
 void share_end_idle(void)
 {
-	if (fwd.running && fwd.started && !fwd.exiting && !pthread_equal(pthread_self(), fwd.thread) &&
+	if (fwd.state == THREAD_SERVING && !pthread_equal(pthread_self(), fwd.thread) &&
 	    share_sync() == 0)
-		while (fwd.running && share_ctx_empty() && !fwd.held_n)
+		while (thread_running() && share_ctx_empty() && !fwd.held_n)
 			pthread_cond_wait(&fwd.moved, &fwd.lock);
 	join_ended();
 }
@@ -896,7 +927,7 @@ static void share_before_exit(void)
 		return; /* as in share_at_exit() */
 	share_lock(&call);
 	/* Caught up while it still finds share fds gone. */
-	for (unsigned was = ~0U; fwd.running && share_ctx_writers() < was;) {
+	for (unsigned was = ~0U; thread_running() && share_ctx_writers() < was;) {
 		was = share_ctx_writers();
 		if (was == 0 || share_sync() < 0)
 			break;
@@ -904,11 +935,11 @@ static void share_before_exit(void)
 	share_end_idle();
 	/* Records held back (RLIMIT_SIGPENDING) keep a thread with no writer:
 	 * nothing can take them now; it stops as at exit(). */
-	if (fwd.running && fwd.started && share_ctx_writers() == 0 && !fwd.exiting &&
+	if (fwd.state == THREAD_SERVING && share_ctx_writers() == 0 &&
 	    !pthread_equal(pthread_self(), fwd.thread)) {
-		fwd.exiting = true;
+		thread_moves(THREAD_EXITING);
 		if (wake_thread() == 0)
-			while (fwd.running)
+			while (thread_running())
 				pthread_cond_wait(&fwd.moved, &fwd.lock);
 		join_ended();
 	}
@@ -946,16 +977,16 @@ __attribute__((AT_EXIT)) static void share_at_exit(void)
 	if (!owner_wiped && was != owned_value() && was != 0)
 		return;
 	share_lock(&call);
-	if (fwd.running && fwd.started && !pthread_equal(pthread_self(), fwd.thread)) {
+	if (thread_serving() && !pthread_equal(pthread_self(), fwd.thread)) {
 		/* Another thread of ours may start a new one meanwhile: that
 		 * one is not waited for. A thread that cannot be woken (no
 		 * descriptor free) is not waited for either: what the share
 		 * fds hold is all they get. */
 		unsigned starts = fwd.starts;
 
-		fwd.exiting = true;
+		thread_moves(THREAD_EXITING);
 		if (wake_thread() == 0)
-			while (fwd.running && fwd.starts == starts)
+			while (thread_running() && fwd.starts == starts)
 				pthread_cond_wait(&fwd.moved, &fwd.lock);
 	}
 	join_ended();
