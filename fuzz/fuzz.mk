@@ -68,10 +68,6 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 	cd $(FUZZ_B) && ./args_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 	    -print_final_stats=1 -artifact_prefix=./ corpus ../../fuzz/corpus/args
 
-# tests/fault_inject: the library's calls that can fail go through wrappers
-# of the test's own (-Wl,--wrap), so any one of them can be made to fail.
-FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
-$(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
 
 # The model-based differential test (fuzz/model_diff.c), a program of the
 # build like any other (tests/model_diff.sh runs it briefly in make check).

@@ -13,7 +13,7 @@ minutes=${MINUTES:-1}
 export TSAN_OPTIONS="${TSAN_OPTIONS:-die_after_fork=0}"
 seed=${SOAK_SEED:+--seed $SOAK_SEED}
 $WRAP "$B/fuzz/soak" --seconds $((minutes * 60)) $seed || exit 1
-if ! SIGFD_STRESS_FORKS=${SIGFD_STRESS_FORKS:-500} timeout -k 5 300 $WRAP "$B/tests/share_stress" >"$B/soak.log" 2>&1; then
+if ! SIGFD_STRESS_FORKS=${SIGFD_STRESS_FORKS:-500} timeout -k 5 300 $WRAP "$B/tests/share/share_stress" >"$B/soak.log" 2>&1; then
 	echo "soak: share_stress failed:"; cat "$B/soak.log"; exit 1
 fi
 timeout -k 5 300 $WRAP "$B/fuzz/model_diff" --first "${SOAK_FIRST_SEED:-100000}" --seeds 20 || exit 1

@@ -10,9 +10,11 @@
 #   sh kmod/guest-run.sh            build, boot, run, report
 #   sh kmod/guest-run.sh --build    build the module only (make kmod)
 #   sh kmod/guest-run.sh --missing  print the missing packages, exit 1 if any
+#   sh kmod/guest-run.sh --list     print the guest programs built from sources
+#                                   ("SUITE/NAME SOURCE"), build nothing
 #
-# Guest programs: kmod/tests/*.c (suite "kmod"), tests/share_*.c (suite
-# "share"), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
+# Guest programs: kmod/tests/*.c (suite "kmod"), the programs of the tests/
+# folders of tier kmod in tests/folders (suite FOLDER: tests/share/), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
 # module (build_m2_suite) and, in suite "model", fuzz/model_diff (share mode
 # checked against the kernel backends' model) and fuzz/soak, each one self-contained and
 # linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed
@@ -274,10 +276,13 @@ build_programs() {
 	rm -rf "$out/obj" "$out/root"
 	mkdir -p "$out/obj" "$out/root/t/kmod" "$out/root/t/share" "$out/root/x"
 	guest_library
-	for src in kmod/tests/*.c tests/share_*.c; do
-		[ -f "$src" ] || continue
-		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
-		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)" -Ikmod
+	# Not a pipe: the links run in the background of this shell.
+	# shellcheck disable=SC2046 # words: SUITE/NAME SOURCE pairs
+	set -- $(guest_sources)
+	while [ $# -gt 0 ]; do
+		mkdir -p "$out/root/t/${1%/*}"
+		guest_program "$2" "$out/root/t/$1" -Ikmod
+		shift 2
 	done
 	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
@@ -285,6 +290,15 @@ build_programs() {
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}
+}
+
+# The guest programs built from sources, "SUITE/NAME SOURCE" a line.
+guest_sources() {
+	for src in kmod/tests/*.c $(guest_tier_sources kmod); do
+		[ -f "$src" ] || continue
+		case $src in kmod/*) suite=kmod ;; *) suite=$(basename "$(dirname "$src")") ;; esac
+		echo "$suite/$(basename "$src" .c) $src"
+	done
 }
 
 build_initramfs() {
@@ -315,8 +329,11 @@ case $mode in
 	m=$(missing_packages)
 	[ -n "$m" ] && { echo "$m"; exit 1; }
 	exit 0 ;;
+--list)
+	guest_sources
+	exit 0 ;;
 --build|run) ;;
-*) die "usage: $0 [--build|--missing]" ;;
+*) die "usage: $0 [--build|--missing|--list]" ;;
 esac
 
 mkdir -p "$out"

@@ -14,7 +14,7 @@ set -u
 B=${BUILD:-build/cc}
 SW=$(cd "$(dirname "$B/bin/sigfd-watch")" && pwd)/sigfd-watch
 SEND=$(cd "$(dirname "$B/bin/sigfd-send")" && pwd)/sigfd-send
-JOBS=$(cd "$B/tests" 2>/dev/null && pwd)/watch_jobs
+JOBS=$(cd "$B/tests/tools" 2>/dev/null && pwd)/watch_jobs
 [ -x "$SW" ] && [ -x "$SEND" ] || { echo "compare-wrappers: build first (make)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -38,4 +38,4 @@ static:
 	$(MAKE) B=build/static CC='$(STATIC_CC)' LDFLAGS='$(STATIC_LDFLAGS)' SANITIZE= TOOLS_LINK=static \
 	    build/static/bin/sigfd-watch build/static/bin/sigfd-send
 static-check: static
-	@sh tests/watch_static.sh
+	@sh tests/tools/watch_static.sh

@@ -34,6 +34,16 @@ guest_program() {
 	fi
 }
 
+# guest_tier_sources TIER: the programs of every tests/ folder that
+# tests/folders gives TIER, tests/FOLDER/NAME.c: each runs as FOLDER/NAME.
+guest_tier_sources() {
+	for d in $(awk -v tier="$1" '{ sub(/#.*/, "") } NF { for (i = 2; i <= NF; i++) if ($i == tier) print $1 }' tests/folders); do
+		for src in tests/"$d"/*.c; do
+			[ -f "$src" ] && echo "$src"
+		done
+	done
+}
+
 guest_programs_wait() {
 	wait
 	guest_jobs=0

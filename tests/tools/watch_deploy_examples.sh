@@ -9,7 +9,7 @@
 #  - examples/systemd/mydaemon.service: ExecStart's options run here, and
 #    Type=notify comes with NotifyAccess=all (tests/watch_notify says why).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 W=$BUILD/bin/sigfd-watch
 D=examples/container/Dockerfile
 U=examples/systemd/mydaemon.service

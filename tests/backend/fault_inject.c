@@ -9,7 +9,7 @@
  * sigfd(3) ERRORS lists; leave no descriptor, thread or allocation behind;
  * lose no signal already queued (pending in the kernel, or records already
  * in a share fd); and leave a failed sigfd_setmask()'s mask unchanged.
- * The wrappers are linked with -Wl,--wrap (fuzz/fuzz.mk): only this
+ * The wrappers are linked with -Wl,--wrap (tests.mk): only this
  * program sees them. Calls made by the thread that arms them count, and so
  * do the forwarding thread's while that thread is inside the operation
  * (the thread makes its own descriptors and adopts each new write end):

@@ -5,10 +5,10 @@
 # command that runs the tier. Only the SIGFD_GUESTS=0 branch runs here: it
 # returns before anything is built or booted.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for tier in kmod:kmod-check kpatch:kpatch-check; do
 	rc=0
-	out=$(SIGFD_GUESTS=0 sh "tests/${tier%%:*}_guest.sh") || rc=$?
+	out=$(SIGFD_GUESTS=0 sh "tests/tiers/${tier%%:*}_guest.sh") || rc=$?
 	[ $rc = 77 ] || { echo "${tier%%:*}_guest: status $rc, want 77 (SKIPPED): $out"; exit 1; }
 	case $out in
 	"SKIPPED: "*"SIGFD_GUESTS=0 is set; run it with make ${tier#*:}, or make check without SIGFD_GUESTS=0") ;;

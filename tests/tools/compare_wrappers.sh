@@ -27,7 +27,7 @@ run_script() {
 		sh "$@"
 	fi
 }
-out=$(BUILD=$BUILD run_script "$(dirname "$0")/../tools/compare-wrappers.sh")
+out=$(BUILD=$BUILD run_script "$(dirname "$0")/../../tools/compare-wrappers.sh")
 fail() {
 	echo "compare_wrappers: $*" >&2
 	printf '%s\n' "$out" >&2

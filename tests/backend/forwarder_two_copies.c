@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 
 	char self[4096], so[4200];
 	snprintf(self, sizeof self, "%s", argv[0]);
-	snprintf(so, sizeof so, "%s/../lib/libsigfd.so.0", dirname(self));
+	snprintf(so, sizeof so, "%s/../../lib/libsigfd.so.0", dirname(self));
 	CHECK(access(so, R_OK) == 0);
 	int link[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) == 0);

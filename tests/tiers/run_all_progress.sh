@@ -13,19 +13,18 @@ set -eu
 unset ONLY
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-mkdir -p "$tmp/tests" "$tmp/b/tests" "$tmp/bin"
-cp "$here/run-all" "$here/hang-report" "$tmp/tests/"
-: >"$tmp/tests/contract-tests"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$tmp/tests/t" "$tmp/b/tests" "$tmp/bin"
+cp "$top/tests/run-all" "$top/tests/hang-report" "$tmp/tests/"
+echo 't host' >"$tmp/tests/folders"
 : >"$tmp/tests/known-differences"
 # (The line written apart, so that this file itself does not hold it.)
-printf '# progress: %s\n' shown >"$tmp/tests/long.sh"
-cat >>"$tmp/tests/long.sh" <<'SH'
+printf '# progress: %s\n' shown >"$tmp/tests/t/long.sh"
+cat >>"$tmp/tests/t/long.sh" <<'SH'
 echo "stage one" >&"$SIGFD_PROGRESS_FD"
 until grep -q '^stage one$' out 2>/dev/null; do sleep 0.01; done
 SH
-cat >"$tmp/tests/plain.sh" <<'SH'
+cat >"$tmp/tests/t/plain.sh" <<'SH'
 [ -z "${SIGFD_PROGRESS_FD:-}" ] || { echo "SIGFD_PROGRESS_FD=$SIGFD_PROGRESS_FD without the line"; exit 1; }
 SH
 (cd "$tmp" && BUILD=b TEST_TIMEOUT=30 sh tests/run-all >out 2>&1) ||

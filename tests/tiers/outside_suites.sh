@@ -19,7 +19,7 @@
 set -u
 B=${BUILD:?BUILD must name the build directory}
 here=$(cd "$(dirname "$0")" && pwd)
-shim=$(cd "$B" && pwd)/tests/outside/signalfd_shim.so
+shim=$(cd "$B" && pwd)/tests/tiers/outside/signalfd_shim.so
 known=$here/outside/known-differences
 limit=${OUTSIDE_TIMEOUT:-30}
 

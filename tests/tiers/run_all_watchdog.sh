@@ -12,10 +12,11 @@ unset ONLY
 tmp=$(mktemp -d)
 # A runner that failed leaves its watchdog (pid in dog) asleep: ended here.
 trap 'test -s "$tmp/dog" && { kill -TERM "$(cat "$tmp/dog")" "-$(cat "$tmp/dog")" 2>/dev/null || :; }; rm -rf "$tmp"' EXIT
-here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$tmp/tests" "$tmp/b/tests" "$tmp/bin"
-cp "$here/run-all" "$here/hang-report" "$tmp/tests/"
-: >"$tmp/tests/contract-tests"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# Programs are found from their sources: tests/t/NAME.c, run as b/tests/t/NAME.
+mkdir -p "$tmp/tests/t" "$tmp/b/tests/t" "$tmp/bin"
+cp "$top/tests/run-all" "$top/tests/hang-report" "$tmp/tests/"
+echo 't host' >"$tmp/tests/folders"
 : >"$tmp/tests/known-differences"
 real_setsid=$(command -v setsid)
 cat >"$tmp/bin/setsid" <<SH
@@ -30,8 +31,9 @@ case \${3:-} in *USR1*)
 esac
 exec $real_setsid "\$@"
 SH
-printf '#!/bin/sh\necho $$ >"%s/mark"\n' "$tmp" >"$tmp/b/tests/instant"
-chmod 755 "$tmp/bin/setsid" "$tmp/b/tests/instant"
+printf '#!/bin/sh\necho $$ >"%s/mark"\n' "$tmp" >"$tmp/b/tests/t/instant"
+chmod 755 "$tmp/bin/setsid" "$tmp/b/tests/t/instant"
+: >"$tmp/tests/t/instant.c"
 
 rc=0
 (cd "$tmp" && PATH="$tmp/bin:$PATH" BUILD=b TEST_TIMEOUT=3600 timeout 30 sh tests/run-all) >"$tmp/out" 2>&1 || rc=$?
@@ -39,9 +41,10 @@ rc=0
 [ $rc -eq 0 ] && grep -q '^PASS instant (' "$tmp/out" || { cat "$tmp/out"; echo "run-all: exit $rc"; exit 1; }
 
 # The watchdog still ends a test that hangs (the real setsid now).
-rm -f "$tmp/b/tests/instant"
-printf '#!/bin/sh\nexec sleep 3600\n' >"$tmp/b/tests/hangs"
-chmod 755 "$tmp/b/tests/hangs"
+rm -f "$tmp/b/tests/t/instant" "$tmp/tests/t/instant.c"
+printf '#!/bin/sh\nexec sleep 3600\n' >"$tmp/b/tests/t/hangs"
+chmod 755 "$tmp/b/tests/t/hangs"
+: >"$tmp/tests/t/hangs.c"
 rc=0
 (cd "$tmp" && BUILD=b TEST_TIMEOUT=2 timeout 50 sh tests/run-all) >"$tmp/out" 2>&1 || rc=$?
 [ $rc -eq 1 ] && grep -q '^FAIL hangs (timed out after 2s)' "$tmp/out" ||

@@ -6,7 +6,7 @@
 # the listen-in example's end of file. Not COMMAND's SIGCHLD record, which
 # the log lacked in some runs (issue 27 item 2).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=$(sh tools/demo.sh 2>&1) || { echo "$out"; echo "demo_story: tools/demo.sh failed"; exit 1; }
 fail() { echo "$out"; echo "demo_story: $*"; exit 1; }
 for want in \

@@ -5,7 +5,7 @@
 # message exactly (kernel/selftest.sh --check), and the check itself finds
 # a copy that drifted: a line added to one patch's program is named.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 sh kernel/selftest.sh --check
 
 tmp=$(mktemp -d)

@@ -9,7 +9,7 @@
 # installs the packages itself. The first run builds the kernel (about 10
 # minutes on 2 cores); later runs, from any clone, reuse it from the kernel
 # cache outside the tree (kernel/run.sh: SIGFD_KERNEL_CACHE).
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 # The guest builds its programs itself, so a second pass of the suite (another
 # compiler, a sanitizer) would only repeat it: SIGFD_GUESTS=0 leaves it out.
 # Whether another pass ran it is not known here: say what would run it.

@@ -9,7 +9,7 @@
 set -eu
 # shellcheck source=tests/example_loops.inc
 . "$(dirname "$0")/example_loops.inc"
-so=$BUILD/tests/preload/late_children.so
+so=$BUILD/tests/examples/preload/late_children.so
 event_loop_built libuv-loop libuv libuv1-dev
 # Built with the example (tests/preload.mk).
 [ -f "$so" ] || fail "$so missing though examples/libuv-loop was built"

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 		return timer_then_exec(argv + 2);
 	CHECK(build != NULL);
 	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", build);
-	snprintf(self, sizeof self, "%s/tests/watch_origins", build);
+	snprintf(self, sizeof self, "%s/tests/tools/watch_origins", build);
 	CHECK(pipe(out) == 0 && pipe(err) == 0);
 	block_only(&alrm);
 	pid = fork();

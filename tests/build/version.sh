@@ -8,7 +8,7 @@
 # makes of NEWS. No other file names it, but the places that name the
 # version something first appeared in or was measured on (listed below).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=${BUILD:?BUILD must name the build directory}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

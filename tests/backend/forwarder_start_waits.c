@@ -7,8 +7,8 @@
  * Makefile) so that the new thread waits at a gate before it reaches the
  * library: sigfd() must still be waiting while the gate is shut, and return
  * with a working share fd once it opens. The user-space backend only: the
- * kernel backends start no thread (and the guest tiers, which build
- * tests/share_*.c without the wrap, do not run it). */
+ * kernel backends start no thread, and tests/backend/ is the host's alone
+ * (tests/folders). */
 #include <poll.h>
 #include <pthread.h>
 

@@ -10,7 +10,7 @@ esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # TEST_CFLAGS carries the sanitizer flags the library was built with.
-${CC:-cc} ${TEST_CFLAGS:-} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -o "$dir/t" \
-	tests/share_destructor_fork.c -L"$BUILD/lib" -lsigfd -Wl,-rpath,"$PWD/$BUILD/lib" -pthread
+${CC:-cc} ${TEST_CFLAGS:-} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -Itests -o "$dir/t" \
+	tests/share/share_destructor_fork.c -L"$BUILD/lib" -lsigfd -Wl,-rpath,"$PWD/$BUILD/lib" -pthread
 ldd "$dir/t" | grep -q "libsigfd.so.0 => $PWD/$BUILD/lib/" || { echo "not linked with the shared library"; exit 1; }
 ${WRAP:-} "$dir/t"

@@ -6,7 +6,7 @@
 # everything it needs is installed; otherwise says so loudly and exits 77,
 # which the runner counts as SKIPPED, never as a pass. Installs nothing
 # (KMOD_NO_INSTALL): CI installs the packages itself.
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 # The guest builds its programs itself, so a second pass of the suite (another
 # compiler, a sanitizer) would only repeat it: SIGFD_GUESTS=0 leaves it out.
 # Whether another pass ran it is not known here: say what would run it.

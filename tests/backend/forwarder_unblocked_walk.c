@@ -4,7 +4,7 @@
  * kernel ends a getdents64() of /proc/self/task early when the thread it
  * stands on exits, or, when the thread it was to start the next call from
  * has exited, resumes by position, which the exits have moved on. Here
- * syscall() is wrapped (the Makefile): the forwarding thread's first
+ * syscall() is wrapped (tests.mk): the forwarding thread's first
  * getdents64() is cut just before thread H, then threads A and H, listed
  * before W, exit; its next call starts past W. W is the one thread that
  * leaves SIGWINCH unblocked, with a handler. W waits in vfork() meanwhile

@@ -2,11 +2,10 @@
 /* A record the forwarding thread took but could not write goes back to the
  * process's queue with every field the kernel gave it: a POSIX timer's id,
  * overrun and value, a SIGIO-style signal's fd and band, and a fault's
- * address. sendmmsg() is wrapped (-Wl,--wrap, see the Makefile) so that the
+ * address. sendmmsg() is wrapped (-Wl,--wrap, see tests.mk) so that the
  * thread's next write fails with EPIPE, as when the last reader has just gone: the share fd is
  * dropped and its signal taken back with sigtimedwait() here. The user-space
- * backend only (the guest tiers, which build tests/share_*.c without the
- * wrap, do not run it). */
+ * backend only: tests/backend/ is the host's alone (tests/folders). */
 #include <fcntl.h>
 #include <poll.h>
 #include <stdatomic.h>

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/install_env.inc
 . "$(dirname "$0")/install_env.inc"
 fail() { echo "$*"; exit 1; }
-version=$(cat "$(dirname "$0")/../VERSION")
+version=$(cat "$(dirname "$0")/../../VERSION")
 
 mkdir "$tmp/src"
 write_use_c "$tmp/src/use.c"

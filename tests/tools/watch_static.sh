@@ -9,7 +9,7 @@
 # checks the build that is there, or says SKIPPED: the build takes too long
 # for every pass of the suite (tools/tools.mk).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 S=build/static/bin
 [ -x "$S/sigfd-watch" ] && [ -x "$S/sigfd-send" ] ||
 	{ echo "SKIPPED: no static build in $S (make static-check builds and checks it)"; exit 77; }
