@@ -570,7 +570,7 @@ build_initramfs() {
 run_guest() {
 	guest_boot "$GUEST_TIMEOUT" "${KPATCH_SMP:-2}" "$GUEST_MEM" "$entry/bzImage" "$BOOT_ARGS"
 	set +e
-	guest_judge kernel/share-known-differences 0
+	guest_judge sfd-creator 0
 	verdict=$?
 	set -e
 	printf 'kpatch: guest run took %d.%01ds (%s %s + series%s, console log %s)\n' \

@@ -17,9 +17,9 @@
 # folders of tier kmod in tests/folders (suite FOLDER: tests/share/), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
 # module (build_m2_suite) and, in suite "model", fuzz/model_diff (share mode
 # checked against the kernel backends' model) and fuzz/soak, each one self-contained and
-# linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed
-# in kmod/share-known-differences (expectations only the user-space backend
-# meets) count as XFAIL, not as failures. Environment:
+# linked with libsigfd, run with SIGFD_BACKEND=kernel. Tests listed for
+# backend "module" in tests/known-differences count as XFAIL, not as
+# failures. Environment:
 #   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
 #   KMOD_KERNEL=backports       the newest cloud kernel of bookworm-backports instead, for
 #                               porting (6.12 today, which the module refuses at build time:
@@ -315,7 +315,7 @@ build_initramfs() {
 run_guest() {
 	guest_boot "$GUEST_TIMEOUT" "${KMOD_SMP:-2}" "$GUEST_MEM" "$vmlinuz" "$BOOT_ARGS"
 	set +e
-	guest_judge kmod/share-known-differences 1
+	guest_judge module 1
 	verdict=$?
 	set -e
 	printf 'kmod: guest run took %d.%01ds (kernel %s, console log %s)\n' \

@@ -11,16 +11,19 @@
 #                                signalfd and checks each signal number
 # A run passes when it exits 0, the shim logged a call that succeeded (so the
 # program really went through sigfd) and, for stress-ng, bogo ops > 0.
-# tests/outside/known-differences lists the runs the user-space share backend
-# cannot pass, with what their failure looks like: XFAIL when it fails so,
-# XPASS when it passes, FAIL when it fails any other way. SKIPPED (77) when
+# tests/known-differences lists the runs a backend cannot pass (local mode:
+# backend "local"; share mode: "thread", the host's), with what their
+# failure looks like: XFAIL when it fails so, XPASS when it passes, FAIL
+# when it fails any other way. SKIPPED (77) when
 # something is missing; what could run still runs and a failure still fails.
 # time-limit: 240
 set -u
 B=${BUILD:?BUILD must name the build directory}
 here=$(cd "$(dirname "$0")" && pwd)
 shim=$(cd "$B" && pwd)/tests/tiers/outside/signalfd_shim.so
-known=$here/outside/known-differences
+known=$here/../known-differences
+# shellcheck disable=SC1091 # tests/known.inc
+. "$here/../known.inc"
 limit=${OUTSIDE_TIMEOUT:-30}
 
 [ -f "$shim" ] || { echo "the shim was not built: $shim"; exit 1; }
@@ -70,28 +73,6 @@ fetch_systemd() {
 	) 9>"$cache/lock"
 }
 
-# known_difference RUN FACTS: the reason of the first entry for RUN whose
-# pattern matches FACTS (the output and "exit=N"), or nothing.
-known_difference() {
-	awk -v run="$1" -v facts="$2" '
-	BEGIN { FS = " [|] " }
-	/^#/ || NF < 3 || $1 != run { next }
-	{
-		n = split($2, terms, / && /)
-		ok = 1
-		for (i = 1; i <= n && ok; i++) {
-			neg = sub(/^!/, "", terms[i])
-			hit = 0
-			while ((getline line < facts) > 0)
-				if (line ~ terms[i]) { hit = 1; break }
-			close(facts)
-			if (hit == neg) ok = 0
-		}
-		if (ok) { print $3; exit }
-	}' "$known"
-}
-listed() { awk -v run="$1" -F ' [|] ' '$1 == run { found = 1 } END { exit !found }' "$known"; }
-
 # run NAME MODE COMMAND...: one outside program through the shim. Sets why
 # to the reason it failed, or empty; the caller may add checks of its own
 # on $out before calling verdict.
@@ -119,18 +100,20 @@ run() {
 # verdict: PASS, XFAIL, XPASS or FAIL for the run just made.
 verdict() {
 	r="${name}[$mode]"
+	backend=local
+	[ "$mode" = share ] && backend=thread
 	{ cat "$out"; echo "exit=$rc"; } >"$out.facts"
-	if listed "$r"; then
+	if known_listed "$known" $backend "$r"; then
 		if [ -z "$why" ]; then
-			echo "XPASS $r (listed in tests/outside/known-differences; ${secs}s, $calls calls)"
+			echo "XPASS $r (listed in tests/known-differences; ${secs}s, $calls calls)"
 			return
 		fi
-		reason=$(known_difference "$r" "$out.facts")
+		reason=$(known_reason "$known" $backend "$r" "$out.facts")
 		if [ -n "$reason" ]; then
 			echo "XFAIL $r ($why): $reason"
 			return
 		fi
-		why="$why, not as tests/outside/known-differences describes"
+		why="$why, not as tests/known-differences describes"
 	fi
 	if [ -z "$why" ]; then
 		echo "PASS $r (${secs}s, $calls signalfd calls through sigfd)"

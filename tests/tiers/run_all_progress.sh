@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$tmp/tests/t" "$tmp/b/tests" "$tmp/bin"
-cp "$top/tests/run-all" "$top/tests/hang-report" "$tmp/tests/"
+cp "$top/tests/run-all" "$top/tests/hang-report" "$top/tests/known.inc" "$tmp/tests/"
 echo 't host' >"$tmp/tests/folders"
 : >"$tmp/tests/known-differences"
 # (The line written apart, so that this file itself does not hold it.)

@@ -15,7 +15,7 @@ trap 'test -s "$tmp/dog" && { kill -TERM "$(cat "$tmp/dog")" "-$(cat "$tmp/dog")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # Programs are found from their sources: tests/t/NAME.c, run as b/tests/t/NAME.
 mkdir -p "$tmp/tests/t" "$tmp/b/tests/t" "$tmp/bin"
-cp "$top/tests/run-all" "$top/tests/hang-report" "$tmp/tests/"
+cp "$top/tests/run-all" "$top/tests/hang-report" "$top/tests/known.inc" "$tmp/tests/"
 echo 't host' >"$tmp/tests/folders"
 : >"$tmp/tests/known-differences"
 real_setsid=$(command -v setsid)
