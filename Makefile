@@ -30,7 +30,7 @@ B        := build/$(VARIANT)
 
 # The one source of the version: VERSION. What must carry it literally
 # (<sigfd.h>, the man pages' .TH lines) is written by tools/set-version.sh
-# and checked by tests/version.sh, as debian/changelog is against NEWS.
+# and checked by tests/build/version.sh, as debian/changelog is against NEWS.
 VERSION  := $(strip $(file <VERSION))
 SOMAJOR  := 0
 
@@ -146,7 +146,7 @@ demo:
 	@$(MAKE) --no-print-directory $(DEMO_JOBS) $(DEMO_BINS)
 	@BUILD=$(B) sh tools/demo.sh
 
-# debian/changelog from NEWS (tools/news-to-changelog.sh); tests/version.sh
+# debian/changelog from NEWS (tools/news-to-changelog.sh); tests/build/version.sh
 # fails when the two differ.
 changelog:
 	sh tools/news-to-changelog.sh >debian/changelog.tmp && mv debian/changelog.tmp debian/changelog

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make soak MINUTES=N: the share-mode soak driver (fuzz/soak.c) for N
-# minutes, then one round of tests/share_stress and 20 model_diff
+# minutes, then one round of tests/share/share_stress and 20 model_diff
 # sequences. The driver prints the tally: values sent, delivered, lost and
 # duplicated (both must be 0), not delivered because the creator was killed
 # or exec'd, and fds and forwarding threads left. SOAK_SEED replays a run.

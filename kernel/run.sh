@@ -116,7 +116,7 @@ cache_dirs() {
 }
 
 # Each stage's line also goes to make check's output as it happens (a
-# descriptor from tests/run-all: "# progress: shown" in tests/kpatch_guest.sh).
+# descriptor from tests/run-all: "# progress: shown" in tests/tiers/kpatch_guest.sh).
 note() {
 	printf 'kpatch: %s\n' "$*" >&2
 	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kpatch: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"

@@ -78,7 +78,7 @@ case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
 
 # Also to make check's output as it happens (tests/run-all's progress
-# descriptor: "# progress: shown" in tests/kmod_guest.sh).
+# descriptor: "# progress: shown" in tests/tiers/kmod_guest.sh).
 note() {
 	printf 'kmod: %s\n' "$*" >&2
 	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kmod: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"

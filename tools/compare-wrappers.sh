@@ -228,7 +228,7 @@ row_subreaper() {
 }
 
 row_jobs() {
-	[ -x "$JOBS" ] || { echo "not measured (build tests/watch_jobs)"; return; }
+	[ -x "$JOBS" ] || { echo "not measured (build tests/tools/watch_jobs)"; return; }
 	for mode in "" "-c"; do
 		case $1 in
 		sigfd-watch) [ -z "$mode" ] || continue; w= ;;

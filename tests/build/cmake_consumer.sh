@@ -3,7 +3,7 @@
 # A CMake project finds an installed sigfd with find_package(sigfd 0.1) and
 # builds against it: sigfd::sigfd is libsigfd.so.0, sigfd::sigfd-static the
 # archive, and with SIGFD_USE_STATIC_LIBS on sigfd::sigfd is the archive;
-# sigfd 1.0 is not found. Two installs, as tests/install.sh makes them: one
+# sigfd 1.0 is not found. Two installs, as tests/build/install.sh makes them: one
 # staged with DESTDIR (found where it lies: the config file finds its prefix
 # from its own place) and one in place with a multiarch LIBDIR and an INCDIR
 # outside the prefix (found through CMAKE_PREFIX_PATH, as CMake searches
@@ -12,7 +12,7 @@ set -eu
 command -v cmake >/dev/null 2>&1 || { echo "SKIPPED: cmake is not installed (apt-get install cmake)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tests/install_env.inc
+# shellcheck source=tests/build/install_env.inc
 . "$(dirname "$0")/install_env.inc"
 fail() { echo "$*"; exit 1; }
 version=$(cat "$(dirname "$0")/../../VERSION")

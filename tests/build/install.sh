@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIPPED: pkg-config is not installed (apt-get install pkg-config)"; exit 77; }
 stamp_before=$(cat "$BUILD/flags")
-# shellcheck source=tests/install_env.inc
+# shellcheck source=tests/build/install_env.inc
 . "$(dirname "$0")/install_env.inc"
 
 write_use_c "$tmp/use.c"

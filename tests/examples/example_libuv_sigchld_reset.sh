@@ -4,14 +4,14 @@
 # SIGCHLD back to SIG_DFL while a SIGCHLD of one of the example's own
 # children is pending: the kernel discards that SIGCHLD, no record of it ever
 # comes, and the example must still reap and report the child.
-# tests/preload/late_children.c holds the forked child in _exit() until that
+# tests/examples/preload/late_children.c holds the forked child in _exit() until that
 # moment, so the race happens every run; the example forks 1 child of 3.
 set -eu
-# shellcheck source=tests/example_loops.inc
+# shellcheck source=tests/examples/example_loops.inc
 . "$(dirname "$0")/example_loops.inc"
 so=$BUILD/tests/examples/preload/late_children.so
 event_loop_built libuv-loop libuv libuv1-dev
-# Built with the example (tests/preload.mk).
+# Built with the example (tests/examples/tests.mk).
 [ -f "$so" ] || fail "$so missing though examples/libuv-loop was built"
 # Only the example gets the hook; a preload must come before a sanitizer's
 # runtime, which AddressSanitizer checks.

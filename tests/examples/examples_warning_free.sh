@@ -6,9 +6,9 @@
 # The event-loop examples are checked by their own tests, with their
 # libraries' flags (tests/examples/example_*_loop.sh).
 set -eu
-# shellcheck source=tests/example_loops.inc
+# shellcheck source=tests/examples/example_loops.inc
 . "$(dirname "$0")/example_loops.inc"
-# shellcheck source=tests/readme_example.inc
+# shellcheck source=tests/examples/readme_example.inc
 . "$(dirname "$0")/readme_example.inc"
 readme_example_source "$loop_dir/readme.c" || exit 1
 warning_free "$loop_dir/readme.c"

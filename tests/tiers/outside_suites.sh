@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Outside suites: tests written by others, run against the library. Their
-# signalfd() calls go to sigfd() through tests/outside/signalfd_shim.so
+# signalfd() calls go to sigfd() through tests/tiers/outside/signalfd_shim.so
 # (LD_PRELOAD), in local mode and in share mode:
 #   test-event, test-udev-event  systemd's sd-event and udev spawn tests, from
 #                                Debian's systemd-tests (apt-get download into

@@ -5,7 +5,7 @@
 # nothing on stdout and one line on stderr, "TOOL: " and a message naming
 # the problem (the fragment in the table). Never a crash, a hang (each run
 # has its own limit) or, in the sanitizer builds, undefined behaviour.
-# tests/watch_args.sh checks the exact wording of the common cases; this is
+# tests/tools/watch_args.sh checks the exact wording of the common cases; this is
 # the long tail. The fuzzer (fuzz/args_fuzz.c) covers what no table can.
 set -eu
 W=$BUILD/bin/sigfd-watch

@@ -3,7 +3,7 @@
 # sigfd-watch's command line: every bad argument gives status 2 and exactly
 # one line on stderr naming the problem; --help gives usage and 0; signal
 # names are taken in every documented spelling. sigfd-send's too.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 # bad EXPECTED-STDERR-LINE ARGS...

@@ -5,7 +5,7 @@
 # one is killed by SIGTERM; each waits on a FIFO so that it ends only once
 # sigfd-watch is watching (an unblocked SIGCHLD would be discarded), and the
 # second only after the first is reported (two pending SIGCHLDs coalesce).
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 children() {

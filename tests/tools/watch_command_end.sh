@@ -9,7 +9,7 @@
 # only then is sigfd-watch continued. Each reaped child must have its own
 # exit record, COMMAND's last. The stopped and ended states are read from
 # /proc (a bounded poll: nothing else says when the kernel has sent SIGCHLD).
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 mkfifo "$dir/go" "$dir/gate" "$dir/gate2"

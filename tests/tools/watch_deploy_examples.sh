@@ -7,7 +7,7 @@
 #    CMD after them) run here under this build's sigfd-watch; .dockerignore
 #    keeps build/ out of the context;
 #  - examples/systemd/mydaemon.service: ExecStart's options run here, and
-#    Type=notify comes with NotifyAccess=all (tests/watch_notify says why).
+#    Type=notify comes with NotifyAccess=all (tests/tools/watch_notify says why).
 set -eu
 cd "$(dirname "$0")/../.."
 W=$BUILD/bin/sigfd-watch

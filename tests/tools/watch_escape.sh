@@ -3,7 +3,7 @@
 # Names are escaped: a sender whose command name holds a quote, a backslash,
 # a tab, a byte that is not UTF-8 and a UTF-8 letter must come out as one
 # KEY=VALUE word in text and as a valid JSON string.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 # In a background subshell: rename this very process, signal sigfd-watch,

@@ -8,7 +8,7 @@
 # process after another (members appearing and going as the values are
 # passed on): each probe gets every value, once, in order, and no passing
 # on fails.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 mkfifo "$dir/ready" "$dir/hold"

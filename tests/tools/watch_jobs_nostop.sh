@@ -5,7 +5,7 @@
 # leader's is), a COMMAND stopped by SIGTSTP is continued at once, as it
 # would have been without sigfd-watch: it does not stay stopped for ever.
 # COMMAND stops itself, then says it goes on and exits 5.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 cmd='kill -TSTP $$; echo continued; exit 5'

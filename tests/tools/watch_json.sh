@@ -3,7 +3,7 @@
 # sigfd-watch --json: one object per line with the raw ssi_* fields and the
 # decoded names. A kill(2) from this shell, then a sigqueue(3) with a value
 # from sigfd-send; SIGTERM from this shell stops it with status 0.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 start_watch --json --timeout 60 USR1 USR2 TERM

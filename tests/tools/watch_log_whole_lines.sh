@@ -7,7 +7,7 @@
 # not passed on). Every line read must be '~'s, then one whole record; and
 # the same for the JSON log. Issue 27: records came out in up to 133
 # fragments, one write() per piece of a field.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 COUNT=50

@@ -7,7 +7,7 @@
 #    COMMAND's output and the two lines of sigfd-watch's start);
 #  - -o -: standard output (the default without a COMMAND, also with -o);
 #  - -q: nothing at all but COMMAND's output.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 # lines FILE: how many lines.

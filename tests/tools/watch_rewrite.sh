@@ -10,7 +10,7 @@
 # COMMAND is sigfd-watch itself, watching (-c 1: it ends after the first
 # signal it is given) with its log in a file and its "watching" line sent
 # to a FIFO, which says it is ready.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 mkfifo "$dir/go"

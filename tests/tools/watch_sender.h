@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by tests/watch_sender_gone.c and tests/watch_sender_reused.c:
+/* Shared by tests/tools/watch_sender_gone.c and tests/tools/watch_sender_reused.c:
  * sigfd-watch must never name the wrong process as a signal's sender.
  *
  * sigfd-watch -o FIFO CONT URG WINCH -- cat runs with its log on a FIFO this

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sigfd-watch does not name the process that took a gone sender's pid
  * after the record was read: it started later, so it cannot have sent it
- * (tests/watch_sender.h). The pid is taken again on purpose, through
+ * (tests/tools/watch_sender.h). The pid is taken again on purpose, through
  * /proc/sys/kernel/ns_last_pid in a pid namespace of this test's own (and
  * a user namespace when not root); where namespaces cannot be made, the
  * test is SKIPPED. */

@@ -13,7 +13,7 @@
 #    time given; one that outlives the time is left, and the log says so.
 # Processes wait on FIFOs held open here (fd 5), never on time. (A
 # background job's standard input is /dev/null: each opens the FIFO itself.)
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 mkfifo "$dir/hold" "$dir/go"

@@ -12,7 +12,7 @@
 #    the namespace's end, unlogged); one that ignores SIGTERM gets SIGKILL
 #    once --kill-after has passed.
 # Daemons wait on FIFOs held open here (fd 5), never on time.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 mkfifo "$dir/hold" "$dir/go" "$dir/rel"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # How sigfd-watch ends: --count (0), --timeout (1, also when it comes before
 # the count), a reported SIGTERM or SIGINT (0), by default or when named.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 # --count 1 with two signals sent: exactly one line, then status 0. Which one

@@ -4,7 +4,7 @@
 # kill, pid and comm of this shell, our uid and user name), sigqueue(3) from
 # sigfd-send with values (origin sigqueue, value=, the sender's pid), realtime
 # names both ways, and --count ending the run with status 0.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 start_watch --count 4 --timeout 60 USR1 sigusr2 SIGRTMIN+3 rtmax-1

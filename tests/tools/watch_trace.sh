@@ -9,7 +9,7 @@
 # last record. Where tracefs cannot be used (here: as user nobody), a clear
 # message, and COMMAND runs all the same. Needs root (SKIPPED otherwise);
 # tracefs is mounted for the test if it is not, and unmounted after.
-# shellcheck source=tests/watch_lib.inc
+# shellcheck source=tests/tools/watch_lib.inc
 . "$(dirname "$0")/watch_lib.inc"
 
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: --trace needs root (tracefs)"; exit 77; }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A plugin with its own copy of libsigfd.a inside, for
- * tests/forwarder_dlclose_plugin.c: it makes a share fd when asked. */
+ * tests/backend/forwarder_dlclose_plugin.c: it makes a share fd when asked. */
 #include <signal.h>
 
 #include "sigfd.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Preloaded into an example by tests/example_libuv_sigchld_reset.sh. It
+/* Preloaded into an example by tests/examples/example_libuv_sigchld_reset.sh. It
  * makes one race happen every run: a child of the program's own exits while
  * SIGCHLD is blocked, and the program (libuv, closing its last process
  * handle) then sets SIGCHLD's action to SIG_DFL, so the kernel discards the

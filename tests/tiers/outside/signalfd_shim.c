@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The outside suites' adapter (tests/outside_suites.sh): preloaded into a
+/* The outside suites' adapter (tests/tiers/outside_suites.sh): preloaded into a
  * program written by others, it turns the program's signalfd() into sigfd(),
  * so that program's own tests judge the library.
  *   signalfd(-1, mask, flags)  ->  sigfd(mask, flags mapped | mode)
