@@ -30,7 +30,7 @@ B        := build/$(VARIANT)
 
 # The one source of the version: VERSION. What must carry it literally
 # (<sigfd.h>, the man pages' .TH lines) is written by tools/set-version.sh
-# and checked by tests/version.sh, as debian/changelog is against NEWS.
+# and checked by tests/build/version.sh, as debian/changelog is against NEWS.
 VERSION  := $(strip $(file <VERSION))
 SOMAJOR  := 0
 
@@ -69,11 +69,14 @@ $(1): $(patsubst %.c,$(B)/obj/%.o,$(2)) $(or $(4),$(LIB_A)) $(FLAGS_STAMP)
 	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$(filter-out $(FLAGS_STAMP),$$^) $(3)
 endef
 TOOL_BINS :=
-include $(sort $(wildcard */*.mk))
+# A test's own link flags and helpers sit beside it: tests/FOLDER/tests.mk.
+include $(sort $(wildcard */*.mk) $(wildcard tests/*/tests.mk))
 
 # Examples with a library of their own are built apart (examples/examples.mk).
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out $(EXAMPLES_APART),$(wildcard examples/*.c)))
-TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*.c))
+# Every tests/FOLDER/NAME.c is a test program, $(B)/tests/FOLDER/NAME;
+# tests/folders says which tiers run it.
+TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/*.c))
 
 .PHONY: all lib check demo install uninstall clean changelog
 # Objects are kept: make would otherwise delete them as intermediates.
@@ -115,15 +118,8 @@ $(B)/examples/%: $(B)/obj/examples/%.o $(LIB_A) $(FLAGS_STAMP)
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB_A) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(FLAGS_STAMP),$^)
-
-# They hold the forwarding thread at a gate, fail its next write, or play
-# a kernel with SFD_CREATOR (see each test).
-$(B)/tests/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
-$(B)/tests/forwarder_dlclose_plugin: ALL_LDFLAGS += -ldl
-$(B)/tests/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=sendmmsg
-$(B)/tests/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
-$(B)/tests/forwarder_coalesce_closing $(B)/tests/forwarder_requeue_full_queue $(B)/tests/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
-$(B)/tests/forwarder_reroute_gone $(B)/tests/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall
+# Tests include tests/check.h and tests/share_util.h from their folders.
+$(B)/obj/tests/%.o: ALL_CFLAGS += -Itests
 
 # The packages the suite's tiers need: installed when root, named when not
 # (tests/check-deps). Asked again only when dpkg's or apt's state changes.
@@ -150,7 +146,7 @@ demo:
 	@$(MAKE) --no-print-directory $(DEMO_JOBS) $(DEMO_BINS)
 	@BUILD=$(B) sh tools/demo.sh
 
-# debian/changelog from NEWS (tools/news-to-changelog.sh); tests/version.sh
+# debian/changelog from NEWS (tools/news-to-changelog.sh); tests/build/version.sh
 # fails when the two differ.
 changelog:
 	sh tools/news-to-changelog.sh >debian/changelog.tmp && mv debian/changelog.tmp debian/changelog

@@ -26,8 +26,8 @@ sigfd-send -0 $$ || die "sigfd-send -0 fails" # (it needs no libsigfd)
 
 # The README's example: pkg-config only, the README's own command
 # (cc prog.c $(pkg-config ...)), warnings as errors.
-# shellcheck source=tests/readme_example.inc
-. tests/readme_example.inc
+# shellcheck source=tests/examples/readme_example.inc
+. tests/examples/readme_example.inc
 readme_example_source "$out/example.c" || die "no C example in README.md"
 [ "$(pkg-config --modversion sigfd)" = "$upstream" ] || die "pkg-config says sigfd $(pkg-config --modversion sigfd)"
 [ "$(pkg-config --variable=includedir sigfd)" = /usr/include ] || die "pkg-config's sigfd.pc is not the package's"

@@ -2,7 +2,7 @@
 # The event-loop examples, each a complete program with a library of its own:
 # built into $(B)/examples with the others (make all) when pkg-config knows
 # the library and $(CC) links it (not musl-gcc against glibc's libglib);
-# left out otherwise, and their tests (tests/example_*_loop.sh) say SKIPPED.
+# left out otherwise, and their tests (tests/examples/example_*_loop.sh) say SKIPPED.
 # The answers are kept in $(B)/examples/event-loops.mk, asked again when the
 # build's flags or dpkg's state change. NAME:PKG-CONFIG-NAME each. The probe
 # runs in the build directory: under --coverage it leaves a .gcno behind.

@@ -68,13 +68,9 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 	cd $(FUZZ_B) && ./args_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 	    -print_final_stats=1 -artifact_prefix=./ corpus ../../fuzz/corpus/args
 
-# tests/fault_inject: the library's calls that can fail go through wrappers
-# of the test's own (-Wl,--wrap), so any one of them can be made to fail.
-FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
-$(B)/tests/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
 
 # The model-based differential test (fuzz/model_diff.c), a program of the
-# build like any other (tests/model_diff.sh runs it briefly in make check).
+# build like any other (tests/tiers/model_diff.sh runs it briefly in make check).
 # make fuzz-check runs FUZZ_SEQUENCES sequences from FUZZ_FIRST; a long run:
 #   build/cc/fuzz/model_diff --first 1 --seeds 1000000 --seconds 3600
 FUZZ_SEQUENCES ?= 2000
@@ -83,7 +79,7 @@ $(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
 all: $(B)/fuzz/model_diff
 
 # The share-mode soak driver (fuzz/soak.c): make soak runs it for MINUTES,
-# tests/soak_short.sh for a few seconds in make check.
+# tests/tiers/soak_short.sh for a few seconds in make check.
 $(eval $(call program,$(B)/fuzz/soak,fuzz/soak.c))
 all: $(B)/fuzz/soak
 .PHONY: fuzz-model

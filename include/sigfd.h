@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 /* The library's version, as in its soname and sigfd.pc: the VERSION file's,
- * written here by tools/set-version.sh (tests/version.sh checks). */
+ * written here by tools/set-version.sh (tests/build/version.sh checks). */
 #define SIGFD_VERSION_MAJOR 0
 #define SIGFD_VERSION_MINOR 1
 #define SIGFD_VERSION_PATCH 0

@@ -6,7 +6,7 @@
 #                          outside the work tree: /var/cache/sigfd-kernels,
 #                          SIGFD_KERNEL_CACHE; see kernel/run.sh)
 #   make kpatch-check      that, then boot it under QEMU and run the series'
-#                          selftest, tests/share_*.c and the module tests in
+#                          selftest, tests/share/ and the module tests in
 #                          kernel/kmod-tests, all with SIGFD_BACKEND=native
 #   make kpatch-check KPATCH_KERNEL=7.3   the same on trixie-backports' 7.3
 #                          with the rebased series in kernel/7.3/

@@ -4,9 +4,9 @@
 # installed), apply the series in kernel/<version>/, build an x86_64
 # tinyconfig kernel with the options in kernel/config.options, boot it under
 # QEMU (TCG) and run, with SIGFD_BACKEND=native: the series' kselftest
-# (tools/testing/selftests/signalfd), the share suite tests/share_*.c, the
-# module's semantic tests listed in kernel/kmod-tests,
-# tests/errors_native_absent.c (its branch for a kernel with the flag), and
+# (tools/testing/selftests/signalfd), the programs of the tests/ folders of
+# tier kpatch in tests/folders (the share suite tests/share/, and
+# tests/lib/), the module's semantic tests listed in kernel/kmod-tests, and
 # in suite "model" fuzz/model_diff (share mode against the kernel backends'
 # model) and fuzz/soak.
 # KPATCH_FLAVOUR=debug adds kernel/config.debug (KASAN, lockdep, debug
@@ -38,6 +38,8 @@
 #   sh kernel/run.sh --build    build (or reuse) the kernel only, print its
 #                               cache entry (bzImage, config, times, tree)
 #   sh kernel/run.sh --status   print "hit KEY ENTRY" or "cold KEY ENTRY"
+#   sh kernel/run.sh --list     print the guest programs built from sources
+#                               ("SUITE/NAME SOURCE"), build nothing
 #                               (what --build would do), build nothing
 #   sh kernel/run.sh --cache    print the cache's directory and its entries
 #   sh kernel/run.sh --cache-clean  remove every entry not in use, and the .debs
@@ -114,7 +116,7 @@ cache_dirs() {
 }
 
 # Each stage's line also goes to make check's output as it happens (a
-# descriptor from tests/run-all: "# progress: shown" in tests/kpatch_guest.sh).
+# descriptor from tests/run-all: "# progress: shown" in tests/tiers/kpatch_guest.sh).
 note() {
 	printf 'kpatch: %s\n' "$*" >&2
 	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kpatch: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"
@@ -520,25 +522,39 @@ build_programs() {
 	guest_library
 	# The module's tests, each beside our helper header instead of theirs.
 	cp kernel/guest/kmod_util.h kmod/tests/proc_util.h kmod/tests/creator_util.h "$out/obj/kmod/"
-	for name in $(grep -v '^#' kernel/kmod-tests); do
-		cp "kmod/tests/$name.c" "$out/obj/kmod/" || die "kernel/kmod-tests: no kmod/tests/$name.c"
-	done
 	cp "$entry/signalfd_creator_test" "$out/root/t/selftest/"
-	# tests/errors_native_absent.c: its branch for a kernel with the flag.
-	for src in "$out"/obj/kmod/*.c tests/share_*.c tests/errors_native_absent.c; do
-		[ -f "$src" ] || continue
-		case $src in
-		"$out"/*) suite=kmod ;;
-		tests/share_*) suite=share ;;
-		*) suite=lib ;;
+	list=$(guest_sources) || exit 1
+	# shellcheck disable=SC2086 # words: SUITE/NAME SOURCE pairs
+	set -- $list
+	while [ $# -gt 0 ]; do
+		src=$2
+		case $1 in kmod/*)
+			cp "$src" "$out/obj/kmod/"
+			src=$out/obj/kmod/$(basename "$src") ;;
 		esac
-		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)"
+		mkdir -p "$out/root/t/${1%/*}"
+		guest_program "$src" "$out/root/t/$1"
+		shift 2
 	done
 	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KPATCH_EXTRA ${KPATCH_EXTRA:-}
+}
+
+# The guest programs built from sources, "SUITE/NAME SOURCE" a line: the
+# module's tests named in kernel/kmod-tests, and the programs of the tests/
+# folders of tier kpatch in tests/folders (suite FOLDER: tests/share/, and
+# tests/lib/errors_native_absent.c for its branch for a kernel with the flag).
+guest_sources() {
+	for name in $(grep -v '^#' kernel/kmod-tests); do
+		[ -f "kmod/tests/$name.c" ] || die "kernel/kmod-tests: no kmod/tests/$name.c"
+		echo "kmod/$name kmod/tests/$name.c"
+	done
+	for src in $(guest_tier_sources kpatch); do
+		echo "$(basename "$(dirname "$src")")/$(basename "$src" .c) $src"
+	done
 }
 
 build_initramfs() {
@@ -554,7 +570,7 @@ build_initramfs() {
 run_guest() {
 	guest_boot "$GUEST_TIMEOUT" "${KPATCH_SMP:-2}" "$GUEST_MEM" "$entry/bzImage" "$BOOT_ARGS"
 	set +e
-	guest_judge kernel/share-known-differences 0
+	guest_judge sfd-creator 0
 	verdict=$?
 	set -e
 	printf 'kpatch: guest run took %d.%01ds (%s %s + series%s, console log %s)\n' \
@@ -568,12 +584,15 @@ case $mode in
 	m=$(missing_packages)
 	[ -n "$m" ] && { echo "$m"; exit 1; }
 	exit 0 ;;
+--list)
+	guest_sources
+	exit 0 ;;
 --cache|--cache-clean)
 	cache_dirs
 	if [ "$mode" = --cache ]; then cache_list; else cache_clean; fi
 	exit 0 ;;
 --build|--status|run) ;;
-*) die "usage: $0 [--build|--status|--cache|--cache-clean|--missing]" ;;
+*) die "usage: $0 [--build|--status|--cache|--cache-clean|--missing|--list]" ;;
 esac
 [ -n "$series" ] || [ "$mode" != run ] ||
 	die "6.1 has no series: kmod/guest-run.sh boots it with the module (make kdebug-check)"

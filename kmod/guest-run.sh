@@ -10,14 +10,16 @@
 #   sh kmod/guest-run.sh            build, boot, run, report
 #   sh kmod/guest-run.sh --build    build the module only (make kmod)
 #   sh kmod/guest-run.sh --missing  print the missing packages, exit 1 if any
+#   sh kmod/guest-run.sh --list     print the guest programs built from sources
+#                                   ("SUITE/NAME SOURCE"), build nothing
 #
-# Guest programs: kmod/tests/*.c (suite "kmod"), tests/share_*.c (suite
-# "share"), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
+# Guest programs: kmod/tests/*.c (suite "kmod"), the programs of the tests/
+# folders of tier kmod in tests/folders (suite FOLDER: tests/share/), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
 # module (build_m2_suite) and, in suite "model", fuzz/model_diff (share mode
 # checked against the kernel backends' model) and fuzz/soak, each one self-contained and
-# linked with libsigfd, run with SIGFD_BACKEND=kernel. Share tests listed
-# in kmod/share-known-differences (expectations only the user-space backend
-# meets) count as XFAIL, not as failures. Environment:
+# linked with libsigfd, run with SIGFD_BACKEND=kernel. Tests listed for
+# backend "module" in tests/known-differences count as XFAIL, not as
+# failures. Environment:
 #   KVER=6.1.0-57-cloud-amd64   kernel ABI (default: what linux-image-cloud-amd64 depends on)
 #   KMOD_KERNEL=backports       the newest cloud kernel of bookworm-backports instead, for
 #                               porting (6.12 today, which the module refuses at build time:
@@ -76,7 +78,7 @@ case $out in /*) ;; *) out=$top/$out ;; esac
 mode=${1:-run}
 
 # Also to make check's output as it happens (tests/run-all's progress
-# descriptor: "# progress: shown" in tests/kmod_guest.sh).
+# descriptor: "# progress: shown" in tests/tiers/kmod_guest.sh).
 note() {
 	printf 'kmod: %s\n' "$*" >&2
 	[ -z "${SIGFD_PROGRESS_FD:-}" ] || printf '  kmod: %s\n' "$*" >&"$SIGFD_PROGRESS_FD"
@@ -274,10 +276,13 @@ build_programs() {
 	rm -rf "$out/obj" "$out/root"
 	mkdir -p "$out/obj" "$out/root/t/kmod" "$out/root/t/share" "$out/root/x"
 	guest_library
-	for src in kmod/tests/*.c tests/share_*.c; do
-		[ -f "$src" ] || continue
-		case $src in kmod/*) suite=kmod ;; *) suite=share ;; esac
-		guest_program "$src" "$out/root/t/$suite/$(basename "$src" .c)" -Ikmod
+	# Not a pipe: the links run in the background of this shell.
+	# shellcheck disable=SC2046 # words: SUITE/NAME SOURCE pairs
+	set -- $(guest_sources)
+	while [ $# -gt 0 ]; do
+		mkdir -p "$out/root/t/${1%/*}"
+		guest_program "$2" "$out/root/t/$1" -Ikmod
+		shift 2
 	done
 	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
@@ -285,6 +290,15 @@ build_programs() {
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}
+}
+
+# The guest programs built from sources, "SUITE/NAME SOURCE" a line.
+guest_sources() {
+	for src in kmod/tests/*.c $(guest_tier_sources kmod); do
+		[ -f "$src" ] || continue
+		case $src in kmod/*) suite=kmod ;; *) suite=$(basename "$(dirname "$src")") ;; esac
+		echo "$suite/$(basename "$src" .c) $src"
+	done
 }
 
 build_initramfs() {
@@ -301,7 +315,7 @@ build_initramfs() {
 run_guest() {
 	guest_boot "$GUEST_TIMEOUT" "${KMOD_SMP:-2}" "$GUEST_MEM" "$vmlinuz" "$BOOT_ARGS"
 	set +e
-	guest_judge kmod/share-known-differences 1
+	guest_judge module 1
 	verdict=$?
 	set -e
 	printf 'kmod: guest run took %d.%01ds (kernel %s, console log %s)\n' \
@@ -315,8 +329,11 @@ case $mode in
 	m=$(missing_packages)
 	[ -n "$m" ] && { echo "$m"; exit 1; }
 	exit 0 ;;
+--list)
+	guest_sources
+	exit 0 ;;
 --build|run) ;;
-*) die "usage: $0 [--build|--missing]" ;;
+*) die "usage: $0 [--build|--missing|--list]" ;;
 esac
 
 mkdir -p "$out"

@@ -2,7 +2,7 @@
 # The kernel-module tier (included by the top Makefile).
 #   make kmod         build kmod/sigfd.ko against Debian's cloud kernel headers
 #   make kmod-check   build it and the static guest programs, boot the cloud
-#                     kernel under QEMU, run kmod/tests/*.c and tests/share_*.c
+#                     kernel under QEMU, run kmod/tests/*.c and tests/share/share_*.c
 #                     with SIGFD_BACKEND=kernel; see kmod/guest-run.sh for the
 #                     knobs (KVER, KMOD_ONLY, KMOD_EXTRA, KMOD_EXTRA_RUN, ...)
 #   make kmod-check KMOD_KERNEL=backports

@@ -72,7 +72,8 @@ static pid_t leak_check_pid;
 	} while (0)
 
 /* A contract test runs once in local mode and once in share mode: the
- * runner sets SIGFD_TEST_MODE=share for the second (tests/contract-tests). */
+ * runner sets SIGFD_TEST_MODE=share for the second (tests/contract/: tier
+ * host-share in tests/folders). */
 static inline unsigned long test_mode(void)
 {
 	const char *mode = getenv("SIGFD_TEST_MODE");

@@ -14,7 +14,7 @@ set -u
 B=${BUILD:-build/cc}
 SW=$(cd "$(dirname "$B/bin/sigfd-watch")" && pwd)/sigfd-watch
 SEND=$(cd "$(dirname "$B/bin/sigfd-send")" && pwd)/sigfd-send
-JOBS=$(cd "$B/tests" 2>/dev/null && pwd)/watch_jobs
+JOBS=$(cd "$B/tests/tools" 2>/dev/null && pwd)/watch_jobs
 [ -x "$SW" ] && [ -x "$SEND" ] || { echo "compare-wrappers: build first (make)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -228,7 +228,7 @@ row_subreaper() {
 }
 
 row_jobs() {
-	[ -x "$JOBS" ] || { echo "not measured (build tests/watch_jobs)"; return; }
+	[ -x "$JOBS" ] || { echo "not measured (build tests/tools/watch_jobs)"; return; }
 	for mode in "" "-c"; do
 		case $1 in
 		sigfd-watch) [ -z "$mode" ] || continue; w= ;;

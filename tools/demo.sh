@@ -3,7 +3,7 @@
 # The scripted demonstration, run by `make demo` with BUILD set to the build
 # directory. Each step waits for the line it shows (FIFOs, no sleeps), so it
 # takes well under a second
-# and prints the same story every time (tests/demo_story.sh).
+# and prints the same story every time (tests/tools/demo_story.sh).
 set -eu
 B=${BUILD:?BUILD must name the build directory}
 WATCH=$B/bin/sigfd-watch

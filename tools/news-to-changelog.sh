@@ -3,7 +3,7 @@
 # debian/changelog made from NEWS, printed on standard output: one entry per
 # "sigfd VERSION, YYYY-MM-DD" heading, its "* " items as the entry's, the
 # maintainer from debian/control. `make changelog` writes it;
-# tests/version.sh checks that the committed file is what this prints, so
+# tests/build/version.sh checks that the committed file is what this prints, so
 # the two never tell users different things.
 set -eu
 cd "$(dirname "$0")/.."

@@ -4,7 +4,7 @@
 # source the Makefile reads (soname, sigfd.pc, CMake, the tools' --version),
 # and to what must carry it literally: <sigfd.h>'s SIGFD_VERSION_* and the
 # man pages' .TH lines. Then add a "sigfd X.Y.Z, YYYY-MM-DD" entry to NEWS
-# and run `make changelog`; tests/version.sh fails until every place agrees.
+# and run `make changelog`; tests/build/version.sh fails until every place agrees.
 set -eu
 cd "$(dirname "$0")/.."
 v=${1:?usage: tools/set-version.sh X.Y.Z}

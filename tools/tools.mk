@@ -26,7 +26,7 @@ $(B)/obj/tools/args.o: ALL_CFLAGS += -DSIGFD_TOOLS_VERSION='"$(VERSION)"'
 # (apt-get install musl-tools) and stripped, for container images
 # (examples/container/Dockerfile): build/static/bin/. A build directory of
 # its own, so no pass of the suite has its objects rebuilt. make
-# static-check also runs tests/watch_static.sh on them: 13 s here from
+# static-check also runs tests/tools/watch_static.sh on them: 13 s here from
 # nothing (2 loaded cores), too slow for each of CI's six passes of the
 # suite, so .ci/run runs it once; make check says SKIPPED until it exists.
 STATIC_CC      ?= musl-gcc
@@ -38,4 +38,4 @@ static:
 	$(MAKE) B=build/static CC='$(STATIC_CC)' LDFLAGS='$(STATIC_LDFLAGS)' SANITIZE= TOOLS_LINK=static \
 	    build/static/bin/sigfd-watch build/static/bin/sigfd-send
 static-check: static
-	@sh tests/watch_static.sh
+	@sh tests/tools/watch_static.sh

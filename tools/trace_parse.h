@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sigfd-watch --trace: the lines of a tracefs trace_pipe, and the tree of
  * processes they are kept for. Pure functions, tested on recorded lines
- * (tests/watch_trace_parse). */
+ * (tests/tools/watch_trace_parse). */
 #ifndef SIGFD_TOOLS_TRACE_PARSE_H
 #define SIGFD_TOOLS_TRACE_PARSE_H
 

@@ -34,6 +34,16 @@ guest_program() {
 	fi
 }
 
+# guest_tier_sources TIER: the programs of every tests/ folder that
+# tests/folders gives TIER, tests/FOLDER/NAME.c: each runs as FOLDER/NAME.
+guest_tier_sources() {
+	for d in $(awk -v tier="$1" '{ sub(/#.*/, "") } NF { for (i = 2; i <= NF; i++) if ($i == tier) print $1 }' tests/folders); do
+		for src in tests/"$d"/*.c; do
+			[ -f "$src" ] && echo "$src"
+		done
+	done
+}
+
 guest_programs_wait() {
 	wait
 	guest_jobs=0
@@ -134,13 +144,18 @@ guest_boot() {
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 }
 
-# guest_judge KNOWN RMMOD: read the console log, print the per-test report;
-# the status is the verdict. KNOWN lists the tests whose failure is expected
-# (XFAIL; XPASS when they pass); RMMOD=1: the module must unload at the end.
+# guest_judge BACKEND RMMOD: read the console log, print the per-test report;
+# the status is the verdict. The entries of tests/known-differences for
+# BACKEND are the tests whose failure is expected (XFAIL; XPASS when they
+# pass), whatever its shape; RMMOD=1: the module must unload at the end.
 guest_judge() {
-	awk -v qemu_rc="$(cat "$out/qemu.rc")" -v need_rmmod="$2" '
+	awk -v qemu_rc="$(cat "$out/qemu.rc")" -v need_rmmod="$2" -v backend="$1" '
 	FILENAME != "-" && FNR == NR {
-		if ($0 !~ /^#/ && NF > 1) { why = $0; sub(/^[^ ]+ +/, "", why); known[$1] = why }
+		if ($0 !~ /^#/ && split($0, f, / [|] /) >= 4 && f[1] == backend) {
+			why = f[4]
+			for (i = 5; i in f; i++) why = why " | " f[i]
+			if (!(f[2] in known)) known[f[2]] = why
+		}
 		next
 	}
 	/^GUEST-BEGIN / { sub(/^init-at=/, "", $4); print "guest: Linux " $2 ", " $3 ", /init reached " $4 " after boot"; next }
@@ -176,5 +191,5 @@ guest_judge() {
 		if (kernel_bad) print "FAIL: the kernel reported a problem (see above)"
 		if (failed != "") printf "failed:%s\n", failed
 		exit bad ? 1 : 0
-	}' "$1" - <"$out/console.log"
+	}' tests/known-differences - <"$out/console.log"
 }

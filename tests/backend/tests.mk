@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# The tests of tests/backend/ with link flags or helpers of their own.
+BACKEND_T := $(B)/tests/backend
+
+# They hold the forwarding thread at a gate, fail its next write, or play
+# a kernel with SFD_CREATOR (see each test).
+$(BACKEND_T)/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
+$(BACKEND_T)/forwarder_requeue_fields: ALL_LDFLAGS += -Wl,--wrap=sendmmsg
+$(BACKEND_T)/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
+$(BACKEND_T)/forwarder_coalesce_closing $(BACKEND_T)/forwarder_requeue_full_queue $(BACKEND_T)/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
+$(BACKEND_T)/forwarder_reroute_gone $(BACKEND_T)/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall
+
+# fault_inject: the library's calls that can fail go through wrappers of
+# the test's own (-Wl,--wrap), so any one of them can be made to fail.
+FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
+$(BACKEND_T)/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
+
+# plugin/with_sigfd.c: a plugin linking its own copy of the static
+# library, loaded and unloaded by forwarder_dlclose_plugin.c.
+PLUGIN_SO := $(BACKEND_T)/plugin/with_sigfd.so
+all: $(PLUGIN_SO)
+$(BACKEND_T)/forwarder_dlclose_plugin: ALL_LDFLAGS += -ldl
+$(BACKEND_T)/forwarder_dlclose_plugin: | $(PLUGIN_SO)
+$(PLUGIN_SO): tests/backend/plugin/with_sigfd.c $(LIB_A) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $< $(LIB_A) $(ALL_LDFLAGS)
