@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdbool.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
