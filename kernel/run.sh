@@ -520,20 +520,17 @@ build_programs() {
 	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" \
 		"$out/root/t/lib" "$out/root/x"
 	guest_library
-	# The module's tests, each beside our helper header instead of theirs.
-	cp kernel/guest/kmod_util.h kmod/tests/proc_util.h kmod/tests/creator_util.h "$out/obj/kmod/"
 	cp "$entry/signalfd_creator_test" "$out/root/t/selftest/"
 	list=$(guest_sources) || exit 1
 	# shellcheck disable=SC2086 # words: SUITE/NAME SOURCE pairs
 	set -- $list
 	while [ $# -gt 0 ]; do
-		src=$2
-		case $1 in kmod/*)
-			cp "$src" "$out/obj/kmod/"
-			src=$out/obj/kmod/$(basename "$src") ;;
-		esac
 		mkdir -p "$out/root/t/${1%/*}"
-		guest_program "$src" "$out/root/t/$1"
+		# The module's tests, against SFD_CREATOR (kmod/tests/kmod_util.h).
+		case $1 in
+		kmod/*) guest_program "$2" "$out/root/t/$1" -DSIGFD_KMOD_AS_SFD_CREATOR ;;
+		*) guest_program "$2" "$out/root/t/$1" ;;
+		esac
 		shift 2
 	done
 	guest_model_suite "${KPATCH_MODEL_SEEDS:-500}" "${KPATCH_SOAK_SECONDS:-10}" "$MODEL_SECONDS"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What the kernel backends' guest tests share (kmod_util.h, for the module
- * and for SFD_CREATOR, kernel/guest/kmod_util.h): signal bits, the mask a
- * descriptor holds, waiting for a task to sleep (task_state(): check.h). */
+ * and, built with SIGFD_KMOD_AS_SFD_CREATOR, for SFD_CREATOR): signal
+ * bits, the mask a descriptor holds, waiting for a task to sleep
+ * (task_state(): check.h). */
 #ifndef SIGFD_PROC_UTIL_H
 #define SIGFD_PROC_UTIL_H
 
