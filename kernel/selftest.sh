@@ -87,7 +87,7 @@ write() {
 			    if (mk) make = make $0 "\n"
 			    next }
 		FNR == 1 { printf "%s", env }
-		/^Subject:/ { sub(/\[PATCH 8\/8\]/, "[PATCH 8/8]") ; top = 1 }
+		/^Subject:/ { top = 1 }
 		!top { next }
 		/^diff --git a\/tools\/testing\/selftests\/Makefile/ { skip = 1; printf "%s", make; next }
 		/^diff --git/ { skip = 0 }
