@@ -242,7 +242,7 @@ config_options() {
 	# From 6.13 the preemption choice defaults to PREEMPT_LAZY on x86,
 	# which outvotes an enabled PREEMPT; the debug kernels want full
 	# preemption, the most interleavings.
-	case $ver in 6.*) ;; *) [ -z "$flavour" ] || echo '!PREEMPT_LAZY' ;; esac
+	case $ver in 6.*) ;; *) if [ -n "$flavour" ]; then echo '!PREEMPT_LAZY'; fi ;; esac
 }
 
 configure_kernel() {
