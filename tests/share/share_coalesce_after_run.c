@@ -35,8 +35,9 @@ int main(void)
 		WAIT_UNTIL(!pending_has(SIGRTMIN) && !pending_has(SIGUSR1));
 	CHECK(read_one(fd).ssi_signo == SIGUSR1);
 	CHECK(kill(getpid(), SIGUSR1) == 0); /* read: must not coalesce */
+	/* Taken (no longer pending) is not yet sent: wait for the record. */
 	if (!kernel)
-		WAIT_UNTIL(!pending_has(SIGUSR1));
+		WAIT_UNTIL(queued_bytes(fd) == 4 * (int)sizeof r[0]);
 	n = read(fd, r, sizeof r);
 	CHECK(n == 4 * (ssize_t)sizeof r[0]);
 	for (int k = 0; k < 4; k++) {
@@ -59,7 +60,7 @@ int main(void)
 		WAIT_UNTIL(!pending_has(SIGRTMIN));
 	CHECK(kill(getpid(), SIGUSR1) == 0);
 	if (!kernel)
-		WAIT_UNTIL(!pending_has(SIGUSR1));
+		WAIT_UNTIL(queued_bytes(fd) == 4 * (int)sizeof r[0]);
 
 	r[0] = read_one(fd);
 	if (kernel) {
