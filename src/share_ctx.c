@@ -31,8 +31,6 @@
 #ifndef SIOCOUTQ
 #define SIOCOUTQ TIOCOUTQ
 #endif
-/* The kernel's first real-time signal: below it a pending signal coalesces. */
-#define KERNEL_SIGRTMIN 32
 
 struct share {
 	struct share *next, *prev; /* prev: in the live list only */
@@ -506,6 +504,16 @@ sigbits share_ctx_wanted(void)
 		if (wanting[i])
 			want |= (sigbits)1 << i;
 	return want;
+}
+
+sigbits share_ctx_masked(void)
+{
+	sigbits masked = 0;
+
+	for (int i = 0; i < 64; i++)
+		if (by_sig[i].n)
+			masked |= (sigbits)1 << i;
+	return masked;
 }
 
 unsigned share_ctx_batch(void)

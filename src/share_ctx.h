@@ -19,6 +19,8 @@ _Static_assert(NSIG <= 65, "the user-space share mode keeps signal masks in 64 b
 typedef uint64_t sigbits;
 struct share;
 #define SIGBIT(sig) ((sigbits)1 << ((sig) - 1))
+/* The kernel's first real-time signal: below it a pending signal coalesces. */
+#define KERNEL_SIGRTMIN 32
 
 /* Most records taken from the kernel at once (a bit each in a uint32_t). */
 #define SHARE_BATCH 32
@@ -61,6 +63,8 @@ int share_ctx_handed_over(struct share *s);
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old);
 /* The signals some share fd with room would take. */
 sigbits share_ctx_wanted(void);
+/* The signals some share fd's mask holds, room or not. */
+sigbits share_ctx_masked(void);
 /* How many records can be taken now and surely written (0..SHARE_BATCH). */
 unsigned share_ctx_batch(void);
 /* Route and write n records, taken from the kernel in order. Returns the

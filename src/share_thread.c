@@ -393,12 +393,13 @@ static void requeue(const struct sigfd_siginfo *r)
 /* Take what the share fds have room for, at most limit records, and
  * deliver it after what was held; what found no share fd goes back, and so
  * does what the program means for itself (left to the kernel from now on).
+ * A real-time value that found no room is held, to keep its order.
  * Returns the number of records taken from the kernel. */
 static unsigned take_batch(unsigned limit)
 {
 	struct sigfd_siginfo recs[SHARE_BATCH];
 	unsigned batch = share_ctx_batch(), n = fwd.held_n, m = 0, got = 0;
-	sigbits seen = 0, mine;
+	sigbits seen = 0, mine, masked;
 	uint32_t back;
 
 	memcpy(recs, fwd.held, n * sizeof recs[0]);
@@ -425,9 +426,18 @@ static unsigned take_batch(unsigned limit)
 		else if (m++ < i)
 			recs[m - 1] = recs[i];
 	back = share_ctx_deliver(recs, m, fwd.ep);
-	for (unsigned i = 0; i < m; i++)
-		if (back & ((uint32_t)1 << i))
+	masked = back ? share_ctx_masked() : 0;
+	for (unsigned i = 0; i < m; i++) {
+		if (!(back & ((uint32_t)1 << i)))
+			continue;
+		/* A real-time value refused for want of room waits for room
+		 * here, ahead of the values queued after it: put back in the
+		 * queue, it would go behind them. */
+		if (recs[i].ssi_signo >= KERNEL_SIGRTMIN && (masked & SIGBIT(recs[i].ssi_signo)))
+			fwd.held[fwd.held_n++] = recs[i];
+		else
 			requeue(&recs[i]);
+	}
 	update_mask();
 	return got;
 }
