@@ -7,26 +7,11 @@
  * so that the thread's first write fails with EAGAIN. The user-space
  * backend only: tests/backend/ is the host's alone (tests/folders). */
 #include <poll.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <sys/socket.h>
 
 #include "share_util.h"
+#include "write_fails_once.h"
 
 #define VALUES 100
-
-int __real_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags);
-
-static atomic_bool fail_next;
-
-int __wrap_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags)
-{
-	if (atomic_exchange(&fail_next, false)) {
-		errno = EAGAIN;
-		return -1;
-	}
-	return __real_sendmmsg(fd, msgs, count, flags);
-}
 
 int main(void)
 {
@@ -42,7 +27,7 @@ int main(void)
 	/* Queued before the fd takes them: the first batch is refused. */
 	for (int i = 1; i <= VALUES; i++)
 		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
-	atomic_store(&fail_next, true);
+	atomic_store(&fail_next_write, EAGAIN);
 	CHECK(sigfd_setmask(fd, &rt) == 0);
 
 	while (got < VALUES) {
@@ -54,7 +39,7 @@ int main(void)
 		CHECK(n > 0 && n % (ssize_t)sizeof r[0] == 0);
 		got += (int)(n / (ssize_t)sizeof r[0]);
 	}
-	CHECK(!atomic_load(&fail_next));
+	CHECK(!atomic_load(&fail_next_write));
 	CHECK(read(fd, r + got, sizeof r[0]) == -1 && errno == EAGAIN);
 	CHECK(close(fd) == 0);
 	for (int i = 0; i < VALUES; i++)

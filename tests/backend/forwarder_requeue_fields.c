@@ -15,19 +15,7 @@
 #include <time.h>
 
 #include "share_util.h"
-
-int __real_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags);
-
-static atomic_bool fail_next;
-
-int __wrap_sendmmsg(int fd, struct mmsghdr *msgs, unsigned count, int flags)
-{
-	if (atomic_exchange(&fail_next, false)) {
-		errno = EPIPE;
-		return -1;
-	}
-	return __real_sendmmsg(fd, msgs, count, flags);
-}
+#include "write_fails_once.h"
 
 /* A share fd for sig whose next write fails: the signal, once taken, must
  * come back. The reader sees end of file, as the fd was dropped. */
@@ -37,7 +25,7 @@ static int share_fd_failing(int sig)
 	int fd = sigfd(&one, SIGFD_SHARE);
 
 	CHECK(fd >= 0);
-	atomic_store(&fail_next, true);
+	atomic_store(&fail_next_write, EPIPE);
 	return fd;
 }
 
@@ -49,7 +37,7 @@ static siginfo_t taken_back(int sig, int fd)
 	char c;
 
 	/* Taken here only once the thread has tried to write it. */
-	WAIT_UNTIL(!atomic_load(&fail_next));
+	WAIT_UNTIL(!atomic_load(&fail_next_write));
 	CHECK(sigtimedwait(&one, &si, &limit) == sig);
 	CHECK(read(fd, &c, 1) == 0);
 	CHECK(close(fd) == 0);
