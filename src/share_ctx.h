@@ -68,7 +68,8 @@ sigbits share_ctx_masked(void);
 /* How many records can be taken now and surely written (0..SHARE_BATCH). */
 unsigned share_ctx_batch(void);
 /* Route and write n records, taken from the kernel in order. Returns the
- * records (bit i for recs[i]) that found no share fd and must go back. */
+ * records (bit i for recs[i]) not written: no share fd's mask holds their
+ * signal, none that does has room, or its write was refused. */
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
