@@ -63,7 +63,7 @@ static struct share *live_last;
 static struct share *dead;    /* removed by the thread, freed by share_ctx_reap() */
 static struct share *foreign; /* the share fds of the process we were forked from */
 static unsigned writers_open; /* write ends in the thread's table */
-static uint64_t opened;       /* share fds made: the next one's seq */
+static uint64_t opened;       /* share fds made: seq counts from 1, 0 is none */
 /* The first share fd that may wait to be adopted, or NULL: adoption looks
  * from there, not at every share fd. */
 static struct share *adopt_from;
@@ -242,7 +242,7 @@ struct share *share_ctx_open(sigbits mask, unsigned long flags, int *reader)
 	s->ino = st.st_ino;
 	s->wdev = wst.st_dev;
 	s->wino = wst.st_ino;
-	s->seq = opened++;
+	s->seq = ++opened;
 	by_room[0]++;
 	set_mask(s, mask);
 	s->prev = live_last;
@@ -506,16 +506,6 @@ sigbits share_ctx_wanted(void)
 	return want;
 }
 
-sigbits share_ctx_masked(void)
-{
-	sigbits masked = 0;
-
-	for (int i = 0; i < 64; i++)
-		if (by_sig[i].n)
-			masked |= (sigbits)1 << i;
-	return masked;
-}
-
 unsigned share_ctx_batch(void)
 {
 	for (unsigned room = 1; room <= SHARE_BATCH; room++)
@@ -678,8 +668,21 @@ static uint32_t write_routed(struct share *s, const struct sigfd_siginfo *recs, 
 	return back;
 }
 
-/* Route and write; *again: the records whose share fd turned out gone. */
-static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint32_t *again)
+/* A share fd by its creation number, while the thread can write to it. */
+static struct share *writable_by_seq(uint64_t seq)
+{
+	for (struct share *s = live; s && seq; s = s->next)
+		if (s->seq == seq)
+			return s->writer >= 0 ? s : NULL;
+	return NULL;
+}
+
+/* Route and write; *again: the records whose share fd turned out gone.
+ * A record no mask holds goes to the share fd it was meant for (meant[i])
+ * when it was held. meant[i] of a record not written: see
+ * share_ctx_deliver(). */
+static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, uint64_t *meant, int ep,
+		      uint32_t *again)
 {
 	struct share *dest[SHARE_BATCH];
 	uint32_t back = 0;
@@ -687,7 +690,7 @@ static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint
 	*again = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct share_vec *v = &by_sig[recs[i].ssi_signo - 1];
-		struct share *s = NULL;
+		struct share *s = NULL, *first = v->n ? v->v[0] : writable_by_seq(meant[i]);
 
 		dest[i] = NULL;
 		if (coalesces(recs, i, dest))
@@ -695,7 +698,10 @@ static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint
 		for (unsigned k = 0; k < v->n && !s; k++)
 			if (v->v[k]->room)
 				s = v->v[k];
+		if (!v->n && first && first->room)
+			s = first;
 		if (!s) {
+			meant[i] = first ? first->seq : 0;
 			back |= (uint32_t)1 << i;
 			continue;
 		}
@@ -716,8 +722,11 @@ static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint
 		else
 			back |= failed;
 		for (unsigned j = i; j < n; j++)
-			if (dest[j] == s)
+			if (dest[j] == s) {
+				if (!gone && (failed & ((uint32_t)1 << j)))
+					meant[j] = s->seq;
 				dest[j] = NULL;
+			}
 	}
 	return back;
 }
@@ -725,29 +734,33 @@ static uint32_t route(const struct sigfd_siginfo *recs, unsigned n, int ep, uint
 /* A share fd whose last reader has just gone, its hang-up not seen yet, may
  * be routed to: what it refused goes to the share fds left, never back to
  * the kernel while one of them takes it. Each round removes one at least. */
-uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep)
+uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, uint64_t *meant, int ep)
 {
 	struct sigfd_siginfo left[SHARE_BATCH];
+	uint64_t left_meant[SHARE_BATCH], *now = meant;
 	unsigned at[SHARE_BATCH];
 	uint32_t back = 0, again;
 
 	for (unsigned i = 0; i < n; i++)
 		at[i] = i;
 	while (n > 0) {
-		uint32_t failed = route(recs, n, ep, &again);
+		uint32_t failed = route(recs, n, now, ep, &again);
 		unsigned m = 0;
 
 		for (unsigned i = 0; i < n; i++) {
 			uint32_t bit = (uint32_t)1 << i;
 
-			if (failed & bit)
+			if (failed & bit) {
 				back |= (uint32_t)1 << at[i];
-			else if (again & bit) {
+				meant[at[i]] = now[i];
+			} else if (again & bit) {
 				left[m] = recs[i];
+				left_meant[m] = now[i];
 				at[m++] = at[i];
 			}
 		}
 		recs = left;
+		now = left_meant;
 		n = m;
 	}
 	return back;

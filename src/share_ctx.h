@@ -63,14 +63,17 @@ int share_ctx_handed_over(struct share *s);
 int share_ctx_setmask(dev_t dev, ino_t ino, sigbits mask, sigbits *old);
 /* The signals some share fd with room would take. */
 sigbits share_ctx_wanted(void);
-/* The signals some share fd's mask holds, room or not. */
-sigbits share_ctx_masked(void);
 /* How many records can be taken now and surely written (0..SHARE_BATCH). */
 unsigned share_ctx_batch(void);
-/* Route and write n records, taken from the kernel in order. Returns the
- * records (bit i for recs[i]) not written: no share fd's mask holds their
- * signal, none that does has room, or its write was refused. */
-uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, int ep);
+/* Route and write n records, taken from the kernel in order, each to the
+ * oldest share fd whose mask holds its signal and that has room. meant[i]
+ * is 0, or for a record held since an earlier call, the share fd (by
+ * creation number) it was meant for then: it goes there if no mask holds
+ * its signal any longer, as the records already written there stay.
+ * Returns the records (bit i for recs[i]) not written, and sets meant[i]
+ * of each to the share fd it waits for room in, or to 0 when none takes
+ * it: no mask holds its signal and the one it was meant for is gone. */
+uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, uint64_t *meant, int ep);
 /* The writer behind an epoll event: the reader may have gone or made room. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
 /* At exit: about the number of records all the writers can still take,

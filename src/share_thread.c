@@ -128,9 +128,12 @@ static struct {
 	 * one is pending, so that the kernel delivers it. */
 	sigbits left;
 	/* Records taken that went neither to a share fd nor back to the
-	 * queue (rt_sigqueueinfo() refused: RLIMIT_SIGPENDING): kept here
-	 * and offered again first. Never more than a batch. */
+	 * queue, offered again first: real-time values refused for room (the
+	 * queue would put them behind later values), with the share fd each
+	 * was meant for, and what rt_sigqueueinfo() refused (RLIMIT_SIGPENDING).
+	 * Never more than a batch. */
 	struct sigfd_siginfo held[SHARE_BATCH];
+	uint64_t held_meant[SHARE_BATCH];
 	unsigned held_n;
 } fwd = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -345,6 +348,13 @@ static enum layout layout_of(int sig, int code)
 	return code == SI_SIGIO ? LAYOUT_POLL : LAYOUT_KILL; /* with a value if code < 0 */
 }
 
+/* Room: never more than a batch in hand. */
+static void hold(const struct sigfd_siginfo *r, uint64_t meant)
+{
+	fwd.held[fwd.held_n] = *r;
+	fwd.held_meant[fwd.held_n++] = meant;
+}
+
 /* Put a signal taken but not delivered back in the process's queue, with
  * every field the kernel gave it. Queued to our own thread id, which the
  * kernel requires for si_code >= 0 (kill(), SIGCHLD); it then goes to the
@@ -387,7 +397,7 @@ static void requeue(const struct sigfd_siginfo *r)
 		break;
 	}
 	if (syscall(SYS_rt_sigqueueinfo, (long)own_tid(), (long)sig, &si) < 0)
-		fwd.held[fwd.held_n++] = *r; /* room: never more than a batch in hand */
+		hold(r, 0);
 }
 
 /* Take what the share fds have room for, at most limit records, and
@@ -398,11 +408,13 @@ static void requeue(const struct sigfd_siginfo *r)
 static unsigned take_batch(unsigned limit)
 {
 	struct sigfd_siginfo recs[SHARE_BATCH];
+	uint64_t meant[SHARE_BATCH];
 	unsigned batch = share_ctx_batch(), n = fwd.held_n, m = 0, got = 0;
-	sigbits seen = 0, mine, masked;
+	sigbits seen = 0, mine;
 	uint32_t back;
 
 	memcpy(recs, fwd.held, n * sizeof recs[0]);
+	memcpy(meant, fwd.held_meant, n * sizeof meant[0]);
 	fwd.held_n = 0;
 	if (batch > n && limit > 0) {
 		ssize_t bytes;
@@ -413,6 +425,7 @@ static unsigned take_batch(unsigned limit)
 		if (bytes > 0)
 			got = (unsigned)((size_t)bytes / sizeof recs[0]);
 	}
+	memset(meant + n, 0, got * sizeof meant[0]);
 	n += got;
 	for (unsigned i = 0; i < n; i++)
 		seen |= SIGBIT(recs[i].ssi_signo);
@@ -421,20 +434,21 @@ static unsigned take_batch(unsigned limit)
 	mine = share_meant_for_program(seen);
 	fwd.left |= mine;
 	for (unsigned i = 0; i < n; i++)
-		if (mine & SIGBIT(recs[i].ssi_signo))
+		if (mine & SIGBIT(recs[i].ssi_signo)) {
 			requeue(&recs[i]);
-		else if (m++ < i)
+		} else if (m++ < i) {
 			recs[m - 1] = recs[i];
-	back = share_ctx_deliver(recs, m, fwd.ep);
-	masked = back ? share_ctx_masked() : 0;
+			meant[m - 1] = meant[i];
+		}
+	back = share_ctx_deliver(recs, m, meant, fwd.ep);
 	for (unsigned i = 0; i < m; i++) {
 		if (!(back & ((uint32_t)1 << i)))
 			continue;
 		/* A real-time value refused for want of room waits for room
 		 * here, ahead of the values queued after it: put back in the
 		 * queue, it would go behind them. */
-		if (recs[i].ssi_signo >= KERNEL_SIGRTMIN && (masked & SIGBIT(recs[i].ssi_signo)))
-			fwd.held[fwd.held_n++] = recs[i];
+		if (recs[i].ssi_signo >= KERNEL_SIGRTMIN && meant[i])
+			hold(&recs[i], meant[i]);
 		else
 			requeue(&recs[i]);
 	}
