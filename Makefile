@@ -133,17 +133,21 @@ $(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh kernel/kdebug.sh $(
 # (coverage) says GUESTS=no itself. The tiers then print SKIPPED lines.
 GUESTS ?= $(if $(filter 0 no,$(SIGFD_GUESTS)),no,yes)
 
+# One build job a core unless make was given -j itself: the build is a
+# third of a pass's time (clang: 56 s alone, 37 s with two jobs).
+JOBS = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
+
 # Tools linked to libsigfd.so.0 (TOOLS_LINK=shared) find it in the build.
-check: all $(DEPS_OK)
+check: $(DEPS_OK)
+	@$(MAKE) --no-print-directory $(JOBS) all
 	@$(if $(filter shared,$(TOOLS_LINK)),LD_LIBRARY_PATH=$(CURDIR)/$(B)/lib$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}) \
 	SIGFD_GUESTS=$(if $(filter no,$(GUESTS)),0,1) \
 	BUILD=$(B) VALGRIND=$(VALGRIND) ONLY='$(ONLY)' CC='$(CC)' TEST_CFLAGS='$(SANFLAGS)' sh tests/run-all
 
-# Only what the demo runs, one job a core unless make was given -j itself.
+# Only what the demo runs.
 DEMO_BINS := $(B)/bin/sigfd-watch $(B)/bin/sigfd-send $(B)/examples/listen-in
-DEMO_JOBS  = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
 demo:
-	@$(MAKE) --no-print-directory $(DEMO_JOBS) $(DEMO_BINS)
+	@$(MAKE) --no-print-directory $(JOBS) $(DEMO_BINS)
 	@BUILD=$(B) sh tools/demo.sh
 
 # debian/changelog from NEWS (tools/news-to-changelog.sh); tests/build/version.sh
