@@ -6,46 +6,18 @@
  * values still queued in the kernel stay there. Given back to the kernel
  * instead, they went to the end of the queue, behind later values (the
  * soak's "value 150 after 433", a signal moved between two share fds).
- * sendmmsg() is wrapped (-Wl,--wrap, see tests.mk) to refuse the thread's
- * writes with EAGAIN. The user-space backend only (tests/folders). */
-#include <poll.h>
-
-#include "share_util.h"
-#include "write_fails_once.h"
-
-#define VALUES 100
-
-static int read_all(int fd, struct sigfd_siginfo *r, int want)
-{
-	int got = 0;
-
-	while (got < want) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, 10000) != 1)
-			break;
-		n = read(fd, r + got, (size_t)(want - got) * sizeof r[0]);
-		CHECK(n > 0 && n % (ssize_t)sizeof r[0] == 0);
-		got += (int)(n / (ssize_t)sizeof r[0]);
-	}
-	return got;
-}
+ * The thread's writes are refused with EAGAIN while the mask is set and
+ * dropped (refused_write.h). The user-space backend only (tests/folders). */
+#include "refused_write.h"
 
 int main(void)
 {
 	sigset_t none, rt = set_of(SIGRTMIN);
 	struct sigfd_siginfo r[VALUES + 1];
-	int fd, first;
+	int fd = share_fd_with_values(), first;
 	ssize_t n;
 
-	CHECK(setenv("SIGFD_BACKEND", "thread", 1) == 0);
 	sigemptyset(&none);
-	block_only(&rt);
-	fd = sigfd(&none, SIGFD_SHARE | SIGFD_NONBLOCK);
-	CHECK(fd >= 0);
-	for (int i = 1; i <= VALUES; i++)
-		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
 	/* The thread takes a batch as the mask is set and holds it, refused;
 	 * its catch-up for the second call finds the signal in no mask. */
 	atomic_store(&fail_every_write, EAGAIN);
@@ -64,14 +36,8 @@ int main(void)
 	first = (int)(n / (ssize_t)sizeof r[0]);
 	CHECK(read(fd, r + first, sizeof r[0]) == -1 && errno == EAGAIN);
 	CHECK(sigfd_setmask(fd, &rt) == 0);
-	CHECK(read_all(fd, r + first, VALUES - first) == VALUES - first);
+	read_records(fd, r + first, VALUES - first);
 	CHECK(read(fd, r + VALUES, sizeof r[0]) == -1 && errno == EAGAIN);
 	CHECK(close(fd) == 0);
-	for (int i = 0; i < VALUES; i++)
-		if (r[i].ssi_signo != (uint32_t)SIGRTMIN || r[i].ssi_int != i + 1) {
-			fprintf(stderr, "record %d: signal %u, value %d; expected value %d\n", i,
-				r[i].ssi_signo, r[i].ssi_int, i + 1);
-			return 1;
-		}
-	return 0;
+	return values_in_order(r);
 }

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "share_util.h"
-#include "write_fails_once.h"
+#include "refused_write.h"
 
 /* A share fd for sig whose next write fails: the signal, once taken, must
  * come back. The reader sees end of file, as the fd was dropped. */

@@ -5,8 +5,8 @@ BACKEND_T := $(B)/tests/backend
 # They hold the forwarding thread at a gate, fail its next write, or play
 # a kernel with SFD_CREATOR (see each test).
 $(BACKEND_T)/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
-$(BACKEND_T)/forwarder_requeue_fields $(BACKEND_T)/forwarder_refused_write_order: ALL_LDFLAGS += -Wl,--wrap=sendmmsg
-$(BACKEND_T)/forwarder_held_unmasked_order: ALL_LDFLAGS += -Wl,--wrap=sendmmsg
+REFUSED_WRITE_T := forwarder_requeue_fields forwarder_refused_write_order forwarder_held_unmasked_order
+$(addprefix $(BACKEND_T)/,$(REFUSED_WRITE_T)): ALL_LDFLAGS += -Wl,--wrap=sendmmsg
 $(BACKEND_T)/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
 $(BACKEND_T)/forwarder_coalesce_closing $(BACKEND_T)/forwarder_requeue_full_queue $(BACKEND_T)/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
 $(BACKEND_T)/forwarder_reroute_gone $(BACKEND_T)/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall
