@@ -76,6 +76,7 @@ fuzz-args: $(FUZZ_B)/args_fuzz
 #   build/cc/fuzz/model_diff --first 1 --seeds 1000000 --seconds 3600
 FUZZ_SEQUENCES ?= 2000
 FUZZ_FIRST     ?= 1
+FUZZ_JOBS      ?= $(shell echo $$(($$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) * 2)))
 $(eval $(call program,$(B)/fuzz/model_diff,fuzz/model_diff.c))
 all: $(B)/fuzz/model_diff
 
@@ -85,7 +86,7 @@ $(eval $(call program,$(B)/fuzz/soak,fuzz/soak.c))
 all: $(B)/fuzz/soak
 .PHONY: fuzz-model
 fuzz-model: $(B)/fuzz/model_diff
-	$(B)/fuzz/model_diff --first $(FUZZ_FIRST) --seeds $(FUZZ_SEQUENCES) --ops 150
+	sh fuzz/model_shards.sh $(B)/fuzz/model_diff $(FUZZ_FIRST) $(FUZZ_SEQUENCES) $(FUZZ_JOBS)
 
 # The fixed budget CI runs: the parsers for FUZZ_SECONDS, then the model.
 fuzz-check: fuzz-args fuzz-model
