@@ -133,8 +133,8 @@ $(DEPS_OK): tests/check-deps kmod/guest-run.sh kernel/run.sh kernel/kdebug.sh $(
 # (coverage) says GUESTS=no itself. The tiers then print SKIPPED lines.
 GUESTS ?= $(if $(filter 0 no,$(SIGFD_GUESTS)),no,yes)
 
-# One build job a core unless make was given -j itself: the build is a
-# third of a pass's time (clang: 56 s alone, 37 s with two jobs).
+# One build job a core unless make was given -j itself (clang's build of
+# everything: 56 s with one job, 37 s with two).
 JOBS = $(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
 
 # Tools linked to libsigfd.so.0 (TOOLS_LINK=shared) find it in the build.
