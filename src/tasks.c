@@ -78,17 +78,22 @@ void tasks_own_name(char *name, size_t size)
 	name[len < size ? len : size - 1] = 0;
 }
 
-/* A status file's text into t (named name): 1, or -1 and errno when it is
- * not Linux's. */
+/* A status file's text into t (named name): 1, 0 when the thread is gone,
+ * or -1 and errno when it is not Linux's. The kernel writes State before
+ * the signal lines; a thread that let go of its signal state in between
+ * (it was exiting) has them written as for no thread: "Threads: 0", every
+ * set empty. Its State then says nothing either: it is gone. */
 static int parse_status(const char *status, const char *name, struct task *t)
 {
 	const char *comm = strstr(status, "Name:\t"), *state = strstr(status, "\nState:\t"),
-		   *blocked = strstr(status, "\nSigBlk:\t");
+		   *threads = strstr(status, "\nThreads:\t"), *blocked = strstr(status, "\nSigBlk:\t");
 
-	if (!comm || !state || !blocked) {
+	if (!comm || !state || !threads || !blocked) {
 		errno = ENOSYS;
 		return -1;
 	}
+	if (strtoul(threads + 10, NULL, 10) == 0)
+		return 0;
 	t->name = name;
 	t->live = state[8] != 'Z' && state[8] != 'X';
 	t->unblocked = ~(uint64_t)strtoull(blocked + 9, NULL, 16);
@@ -96,9 +101,9 @@ static int parse_status(const char *status, const char *name, struct task *t)
 	return 1;
 }
 
-/* The status file open as fd into t: 1, 0 when the thread is gone (ESRCH),
- * -1 and errno otherwise. One pread() from the start: the kernel makes the
- * whole text anew for it. */
+/* The status file open as fd into t: 1, 0 when the thread is gone (ESRCH,
+ * or its text says so), -1 and errno otherwise. One pread() from the
+ * start: the kernel makes the whole text anew for it. */
 static int pread_task(int fd, const char *name, struct task *t)
 {
 	char status[4096];

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* A thread's status file read while the thread exits can be torn: the
+ * kernel writes State first and the signal lines later, and once the
+ * exiting thread has let go of its signal state, those lines read as for
+ * no thread at all: "Threads: 0", every mask empty. A thread that blocks
+ * everything then looked live and unblocking everything to the forwarding
+ * thread, which gave what it had taken back to the kernel, behind what was
+ * queued meanwhile (make fuzz-check's "burst: thread 0's signal 64 number 1
+ * read after a later one", a sender thread exiting as it was looked at).
+ * Such a file tells of a thread that is gone, and it must be read so.
+ *
+ * pread() is wrapped (tests.mk): the forwarding thread's first read of
+ * thread T's status once it has taken values 1..BATCH is made torn, as
+ * the kernel would make it, and values BATCH+1..VALUES are queued then.
+ * All VALUES must be read from the share fd in order. Then every read of
+ * T's status is torn, and sigfd_unblocked_threads() must not count T.
+ * The user-space backend only (tests/folders). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+
+#include "share_util.h"
+
+#define BATCH 16
+#define VALUES 24
+#define TORN_NAME "torn-status"
+
+ssize_t __real_pread(int fd, void *buf, size_t count, off_t at);
+ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t at);
+
+static atomic_bool armed, tear_always;
+
+/* The status text in buf (n bytes) as the kernel writes it once the
+ * thread's signal state is gone: the counts zero, the sets empty. */
+static ssize_t tear(char *buf, size_t n, size_t size)
+{
+	static const char *const sets[] = { "SigPnd:", "ShdPnd:", "SigBlk:", "SigIgn:", "SigCgt:" };
+	char out[8192];
+	size_t len = 0;
+
+	buf[n] = 0;
+	for (char *line = buf, *end; *line; line = end) {
+		const char *text = line;
+
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (strncmp(line, "Threads:", 8) == 0)
+			text = "Threads:\t0\n";
+		else if (strncmp(line, "SigQ:", 5) == 0)
+			text = "SigQ:\t0/0\n";
+		for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+			if (strncmp(line, sets[i], strlen(sets[i])) == 0) {
+				snprintf(out + len, sizeof out - len, "%s\t%016x\n", sets[i], 0);
+				text = NULL;
+				len += strlen(out + len);
+			}
+		if (text == line) {
+			CHECK(len + (size_t)(end - line) < sizeof out);
+			memcpy(out + len, line, (size_t)(end - line));
+			len += (size_t)(end - line);
+		} else if (text) {
+			snprintf(out + len, sizeof out - len, "%s", text);
+			len += strlen(out + len);
+		}
+	}
+	CHECK(len < size);
+	memcpy(buf, out, len);
+	return (ssize_t)len;
+}
+
+ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t at)
+{
+	ssize_t n = __real_pread(fd, buf, count, at);
+	sigset_t pending;
+
+	if (n <= 0 || (size_t)n >= count || !(atomic_load(&armed) || atomic_load(&tear_always)))
+		return n;
+	((char *)buf)[n] = 0;
+	if (!strstr(buf, "Name:\t" TORN_NAME "\n"))
+		return n;
+	if (atomic_load(&tear_always))
+		return tear(buf, (size_t)n, count);
+	if (sigpending(&pending) < 0 ||
+	    sigismember(&pending, SIGRTMIN) == 1 || !atomic_exchange(&armed, false))
+		return n;
+	for (int i = BATCH + 1; i <= VALUES; i++)
+		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
+	return tear(buf, (size_t)n, count);
+}
+
+/* Thread T: live, blocking every signal, until the pipe closes. */
+static void *blocking_thread(void *quit)
+{
+	sigset_t all;
+	char byte;
+
+	sigfillset(&all);
+	CHECK(pthread_sigmask(SIG_SETMASK, &all, NULL) == 0);
+	CHECK(prctl(PR_SET_NAME, TORN_NAME) == 0);
+	CHECK(read(*(int *)quit, &byte, 1) == 0);
+	return NULL;
+}
+
+int main(void)
+{
+	sigset_t none, rt = set_of(SIGRTMIN);
+	struct sigfd_siginfo r[VALUES + 1];
+	int quit[2], fd, bad = 0;
+	pthread_t t;
+
+	CHECK(setenv("SIGFD_BACKEND", "thread", 1) == 0);
+	sigemptyset(&none);
+	block_only(&rt);
+	CHECK(pipe(quit) == 0);
+	CHECK(pthread_create(&t, NULL, blocking_thread, &quit[0]) == 0);
+	fd = sigfd(&none, SIGFD_SHARE | SIGFD_NONBLOCK);
+	CHECK(fd >= 0);
+	for (int i = 1; i <= BATCH; i++)
+		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
+	atomic_store(&armed, true);
+	CHECK(sigfd_setmask(fd, &rt) == 0);
+
+	for (int got = 0; got < VALUES;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		CHECK(poll(&p, 1, 10000) == 1);
+		n = read(fd, r + got, (size_t)(VALUES - got) * sizeof r[0]);
+		CHECK(n > 0 && n % (ssize_t)sizeof r[0] == 0);
+		got += (int)(n / (ssize_t)sizeof r[0]);
+	}
+	CHECK(read(fd, r + VALUES, sizeof r[0]) == -1 && errno == EAGAIN);
+	CHECK(!atomic_load(&armed)); /* the torn read was made */
+	for (int i = 0; i < VALUES && !bad; i++)
+		if (r[i].ssi_signo != (uint32_t)SIGRTMIN || r[i].ssi_int != i + 1) {
+			fprintf(stderr, "record %d: signal %u, value %d; expected value %d\n", i,
+				r[i].ssi_signo, r[i].ssi_int, i + 1);
+			bad = 1;
+		}
+
+	atomic_store(&tear_always, true);
+	CHECK(sigfd_unblocked_threads(&rt, NULL, 0) == 0);
+	atomic_store(&tear_always, false);
+	CHECK(sigfd_unblocked_threads(&rt, NULL, 0) == 0);
+	CHECK(close(quit[1]) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(close(quit[0]) == 0 && close(fd) == 0);
+	return bad;
+}
