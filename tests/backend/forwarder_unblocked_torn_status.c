@@ -89,16 +89,21 @@ ssize_t __wrap_pread(int fd, void *buf, size_t count, off_t at)
 	return tear(buf, (size_t)n, count);
 }
 
-/* Thread T: live, blocking every signal, until the pipe closes. */
-static void *blocking_thread(void *quit)
+static int ready[2], quit[2];
+
+/* Thread T: named and blocking every signal (then says so on ready), live
+ * until quit closes. */
+static void *blocking_thread(void *unused)
 {
 	sigset_t all;
-	char byte;
+	char byte = 'r';
 
+	(void)unused;
 	sigfillset(&all);
 	CHECK(pthread_sigmask(SIG_SETMASK, &all, NULL) == 0);
 	CHECK(prctl(PR_SET_NAME, TORN_NAME) == 0);
-	CHECK(read(*(int *)quit, &byte, 1) == 0);
+	CHECK(write(ready[1], &byte, 1) == 1);
+	CHECK(read(quit[0], &byte, 1) == 0);
 	return NULL;
 }
 
@@ -106,14 +111,16 @@ int main(void)
 {
 	sigset_t none, rt = set_of(SIGRTMIN);
 	struct sigfd_siginfo r[VALUES + 1];
-	int quit[2], fd, bad = 0;
+	int fd, bad = 0;
 	pthread_t t;
+	char byte;
 
 	CHECK(setenv("SIGFD_BACKEND", "thread", 1) == 0);
 	sigemptyset(&none);
 	block_only(&rt);
-	CHECK(pipe(quit) == 0);
-	CHECK(pthread_create(&t, NULL, blocking_thread, &quit[0]) == 0);
+	CHECK(pipe(ready) == 0 && pipe(quit) == 0);
+	CHECK(pthread_create(&t, NULL, blocking_thread, NULL) == 0);
+	CHECK(read(ready[0], &byte, 1) == 1);
 	fd = sigfd(&none, SIGFD_SHARE | SIGFD_NONBLOCK);
 	CHECK(fd >= 0);
 	for (int i = 1; i <= BATCH; i++)
@@ -145,6 +152,7 @@ int main(void)
 	CHECK(sigfd_unblocked_threads(&rt, NULL, 0) == 0);
 	CHECK(close(quit[1]) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
-	CHECK(close(quit[0]) == 0 && close(fd) == 0);
+	CHECK(close(quit[0]) == 0 && close(ready[0]) == 0 && close(ready[1]) == 0);
+	CHECK(close(fd) == 0);
 	return bad;
 }

@@ -82,14 +82,17 @@ finish 4
 # The same, with also an orphan out of the group (a session of its own),
 # that ignores SIGTERM too: --group reaches it as a process we adopted
 # (issue 27, item 5; it was left running): SIGTERM, then SIGKILL with the
-# group, and both are reaped and logged.
-start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo >"$2"; exec cat <"$1") & read x <"$3"; setsid sh -c "trap \"\" TERM; echo \$\$ >\"\$1\"; exec cat <\"\$2\"" sh "$4" "$1" >/dev/null 2>&1 & read x <"$3"; exit 4' sh "$dir/hold" "$dir/go" "$dir/go2" "$dir/go3" CHLD
+# group, and both are reaped and logged. COMMAND's two waits are on two
+# FIFOs: reopened at once, go2 could find the first writer still open and
+# read its end, and COMMAND exit before the orphan was there.
+mkfifo "$dir/go4"
+start_watch -o - -g -k 0.2 -- sh -c '(trap "" TERM; echo >"$2"; exec cat <"$1") & read x <"$3"; setsid sh -c "trap \"\" TERM; echo \$\$ >\"\$1\"; exec cat <\"\$2\"" sh "$4" "$1" >/dev/null 2>&1 & read x <"$5"; exit 4' sh "$dir/hold" "$dir/go" "$dir/go2" "$dir/go3" "$dir/go4" CHLD
 running
 ready "$dir/go"
 echo >"$dir/go2"
 ready "$dir/go3"
 orphan=$line
-echo >"$dir/go2"
+echo >"$dir/go4"
 next_line
 expect_text SIGCHLD child-exited pid="$cpid" status=4
 note "pid $cpid has ended: SIGTERM to the rest of its process group and to 1 adopted process"
