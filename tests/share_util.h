@@ -229,4 +229,31 @@ static inline int queued_bytes(int fd)
 	return n;
 }
 
+/* Reads want records into r, waiting up to 10 s for each batch. */
+static inline void read_records(int fd, struct sigfd_siginfo *r, int want)
+{
+	for (int got = 0; got < want;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		CHECK(poll(&p, 1, 10000) == 1);
+		n = read(fd, r + got, (size_t)(want - got) * sizeof r[0]);
+		CHECK(n > 0 && n % (ssize_t)sizeof r[0] == 0);
+		got += (int)(n / (ssize_t)sizeof r[0]);
+	}
+}
+
+/* 0 if r holds values 1..n of SIGRTMIN in order; else 1, the first
+ * record out of place named. */
+static inline int values_in_order(const struct sigfd_siginfo *r, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].ssi_signo != (uint32_t)SIGRTMIN || r[i].ssi_int != i + 1) {
+			fprintf(stderr, "record %d: signal %u, value %d; expected value %d\n", i,
+				r[i].ssi_signo, r[i].ssi_int, i + 1);
+			return 1;
+		}
+	return 0;
+}
+
 #endif

@@ -111,7 +111,7 @@ int main(void)
 {
 	sigset_t none, rt = set_of(SIGRTMIN);
 	struct sigfd_siginfo r[VALUES + 1];
-	int fd, bad = 0;
+	int fd, bad;
 	pthread_t t;
 	char byte;
 
@@ -128,23 +128,10 @@ int main(void)
 	atomic_store(&armed, true);
 	CHECK(sigfd_setmask(fd, &rt) == 0);
 
-	for (int got = 0; got < VALUES;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		CHECK(poll(&p, 1, 10000) == 1);
-		n = read(fd, r + got, (size_t)(VALUES - got) * sizeof r[0]);
-		CHECK(n > 0 && n % (ssize_t)sizeof r[0] == 0);
-		got += (int)(n / (ssize_t)sizeof r[0]);
-	}
+	read_records(fd, r, VALUES);
 	CHECK(read(fd, r + VALUES, sizeof r[0]) == -1 && errno == EAGAIN);
 	CHECK(!atomic_load(&armed)); /* the torn read was made */
-	for (int i = 0; i < VALUES && !bad; i++)
-		if (r[i].ssi_signo != (uint32_t)SIGRTMIN || r[i].ssi_int != i + 1) {
-			fprintf(stderr, "record %d: signal %u, value %d; expected value %d\n", i,
-				r[i].ssi_signo, r[i].ssi_int, i + 1);
-			bad = 1;
-		}
+	bad = values_in_order(r, VALUES);
 
 	atomic_store(&tear_always, true);
 	CHECK(sigfd_unblocked_threads(&rt, NULL, 0) == 0);
