@@ -11,17 +11,18 @@ prog=$1 first=$2 count=$3 jobs=$4
 [ "$jobs" -le "$count" ] || jobs=$count
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-each=$((count / jobs)) extra=$((count % jobs)) at=$first
+each=$((count / jobs)) extra=$((count % jobs)) at=$first pids=
 for k in $(seq 1 "$jobs"); do
 	n=$each
 	[ "$k" -le "$extra" ] && n=$((n + 1))
 	"$prog" --first "$at" --seeds "$n" --ops 150 >"$dir/$k" 2>&1 &
-	echo $! >"$dir/$k.pid"
+	pids="$pids $!"
 	at=$((at + n))
 done
-status=0
-for k in $(seq 1 "$jobs"); do
-	wait "$(cat "$dir/$k.pid")" || status=1
+status=0 k=0
+for pid in $pids; do
+	k=$((k + 1))
+	wait "$pid" || status=1
 	cat "$dir/$k"
 done
 [ "$status" -eq 0 ] && echo "model_shards: $count sequences from $first in $jobs shards, no difference"
