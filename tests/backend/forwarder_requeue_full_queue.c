@@ -6,7 +6,9 @@
  * RLIMIT_SIGPENDING (so rt_sigqueueinfo() refuses it with EAGAIN): both in
  * the window after the thread's read, held at a gate (forwarder_gate.h).
  * Once the queue has room again the signal must be pending, value and
- * origin intact. The user-space backend only. */
+ * origin intact. The user-space backend only.
+ * run-alone: it fills the user's signal queue, which all of the user's
+ * processes share, to the limit. */
 #include <sys/resource.h>
 
 #include "forwarder_gate.h"

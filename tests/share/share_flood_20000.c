@@ -6,7 +6,9 @@
  * signals wait in the kernel queue rather than being dropped or buffered.
  * What the share fd itself holds before that depends on the machine
  * (net.core.wmem_max), so the sender goes on until it is refused and then
- * ends with a value of -1. */
+ * ends with a value of -1.
+ * run-alone: its limit of 500 counts the signals queued by every process
+ * of the user. */
 #include <sched.h>
 #include <sys/resource.h>
 

@@ -31,7 +31,7 @@ SH
 	{ cat "$tmp/out"; echo "run-all failed"; exit 1; }
 grep -q '^PASS long ' "$tmp/out" && grep -q '^PASS plain ' "$tmp/out" || { cat "$tmp/out"; exit 1; }
 # The first line says how many runs are to come.
-head -n 1 "$tmp/out" | grep -q '^run-all: 2 runs;' || { cat "$tmp/out"; echo "no count of runs first"; exit 1; }
+head -n 1 "$tmp/out" | grep -q '^run-all: 2 runs, ' || { cat "$tmp/out"; echo "no count of runs first"; exit 1; }
 
 cat >"$tmp/bin/qemu-system-x86_64" <<'SH'
 #!/bin/sh
