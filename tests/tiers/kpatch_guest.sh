@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: MIT
 # time-limit: 1800
 # progress: shown
+# run-alone: the guest (QEMU TCG, two vCPUs) keeps both cores busy, and its
+# time limits count on them.
 # The patched-kernel tier inside make check: runs kernel/run.sh (Linux 6.12
 # with kernel/6.12/ applied, booted under QEMU) when everything it needs is
 # installed; otherwise says so loudly and exits 77, which the runner counts
