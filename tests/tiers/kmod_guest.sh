@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # time-limit: 900
 # progress: shown
-# run-alone: the guest (QEMU TCG, two vCPUs) keeps both cores busy, and its
-# time limits count on them.
+# run-apart: qemu the two guests (QEMU TCG, two vCPUs, 130% of a core
+# each) run one after the other, so that each keeps the time its limits
+# count on; host tests run beside them.
 # The kernel-module tier inside make check: runs kmod/guest-run.sh when
 # everything it needs is installed; otherwise says so loudly and exits 77,
 # which the runner counts as SKIPPED, never as a pass. Installs nothing

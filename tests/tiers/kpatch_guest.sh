@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # time-limit: 1800
 # progress: shown
-# run-alone: the guest (QEMU TCG, two vCPUs) keeps both cores busy, and its
-# time limits count on them.
+# run-apart: qemu the two guests (QEMU TCG, two vCPUs, 130% of a core
+# each) run one after the other, so that each keeps the time its limits
+# count on; host tests run beside them.
 # The patched-kernel tier inside make check: runs kernel/run.sh (Linux 6.12
 # with kernel/6.12/ applied, booted under QEMU) when everything it needs is
 # installed; otherwise says so loudly and exits 77, which the runner counts

@@ -4,7 +4,9 @@
 # for the other to start both pass with TEST_JOBS=2; with TEST_JOBS=1 the
 # first fails, waiting in vain. A test with a comment line
 # "run-alone: REASON" runs with no other beside it, after the others: the
-# plain test looks for it while it runs and must not find it.
+# plain test looks for it while it runs and must not find it. Tests with
+# a comment line "run-apart: GROUP REASON" run one after the other, and
+# beside the rest.
 # Each wait is bounded (5 s) so that a runner that breaks fails, not hangs.
 set -eu
 # The runner under test runs every test it is given, whatever our own run selected.
@@ -46,3 +48,17 @@ printf '%s\n' "touch ../plain.on" \
 (cd "$tmp/w" && BUILD=../b TEST_JOBS=2 TEST_TIMEOUT=30 sh ../tests/run-all >../out 2>&1) ||
 	{ cat "$tmp/out"; echo "run-all ran the run-alone test beside another"; exit 1; }
 sed -n 2,3p "$tmp/out" | tr '\n' ' ' | grep -q '^PASS plain .*PASS a_alone ' || { cat "$tmp/out"; echo "not plain, then alone"; exit 1; }
+
+# Two tests of a run-apart group run one after the other, and beside the
+# rest: the first sees the plain test start and never the second.
+rm -f "$tmp"/tests/t/*.sh "$tmp"/*.on "$tmp"/*.done
+printf '%s\n' "# run-apart: g a test of the runner" "touch ../g1.on" \
+	"! timeout 3 sh -c 'until [ -e ../g2.on ]; do sleep 0.01; done' || { echo 'g2 ran beside g1'; exit 1; }" \
+	"timeout 5 sh -c 'until [ -e ../p.on ]; do sleep 0.01; done' || { echo 'p never ran beside g1'; exit 1; }" \
+	"touch ../g1.done" >"$tmp/tests/t/g1.sh"
+printf '%s\n' "# run-apart: g a test of the runner" "touch ../g2.on" \
+	"[ -e ../g1.done ] || { echo 'g2 started before g1 ended'; exit 1; }" >"$tmp/tests/t/g2.sh"
+echo "touch ../p.on" >"$tmp/tests/t/p.sh"
+(cd "$tmp/w" && BUILD=../b TEST_JOBS=2 TEST_TIMEOUT=30 sh ../tests/run-all >../out 2>&1) ||
+	{ cat "$tmp/out"; echo "run-all: a run-apart group ran side by side, or apart from the rest"; exit 1; }
+grep -c '^PASS ' "$tmp/out" | grep -qx 3 || { cat "$tmp/out"; exit 1; }
