@@ -20,12 +20,17 @@
 # checkout and every fresh clone (CI) shares it: SIGFD_KERNEL_CACHE, else
 # /var/cache/sigfd-kernels when writable (root), else
 # ${XDG_CACHE_HOME:-~/.cache}/sigfd-kernels. An entry,
-# <cache>/<version>[-debug]/<key>/, holds bzImage, config, the selftest,
-# times, inputs and, for 6.1, `tree`: the path of the kept build tree,
+# <cache>/<version>[-debug]/<key>/, holds bzImage, config, times, inputs;
+# with a series, the tree's kselftest headers (selftests/) and checkpatch
+# (checkpatch/); for 6.1, `tree`: the path of the kept build tree,
 # <cache>/<version>-debug/tree-<key>/ (built where it stays: its Makefiles
 # name their own paths). The key is a hash of the source package version,
-# the series' patches (not the cover letter), the option set and
-# BUILD_RECIPE below, so a change to any of them builds anew. An entry
+# what the series changes in the kernel (each patch's sections outside
+# tools/testing/selftests/), the option set and BUILD_RECIPE below, so a
+# change to any of them builds anew. The commit messages and the selftest
+# are not built into the kernel: each run checks the series with checkpatch
+# and builds the selftest from kernel/selftest/, so editing them reuses the
+# cached kernel. An entry
 # appears whole or not at all: it is put together in .tmp-<key>/ and renamed
 # into place under the key's lock (<key>.lock, also its last use: mtime); an
 # interrupted build of the same key resumes in work-<key>/ (tree-<key>/).
@@ -76,7 +81,8 @@
 #   KPATCH_NO_INSTALL=1       never apt-get install, even as root
 #   KPATCH_DEV=dir            for work on the series: boot dir/bzImage and run
 #                             dir/signalfd_creator_test instead of the cached build
-#                             (copied to $KPATCH_BUILD/<version>/dev, never cached)
+#                             (copied to $KPATCH_BUILD/<version>/dev, never cached;
+#                             nor checked with checkpatch)
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -218,6 +224,12 @@ series_patches() {
 	ls "$series"/*.patch | grep -v '/0000-'
 }
 
+# What of patch $1 the kernel build reads: its sections for files outside
+# tools/testing/selftests/ (not its message, not the selftest).
+kernel_sections() {
+	awk '/^diff --git / { keep = $3 !~ /^a\/tools\/testing\/selftests\// } keep' "$1"
+}
+
 # What the cache key covers: the recipe below must bump BUILD_RECIPE when it
 # changes what gets built.
 BUILD_RECIPE=2
@@ -225,8 +237,7 @@ cache_key() {
 	{
 		echo "recipe $BUILD_RECIPE $PKG $PKGVER ${flavour:-plain}"
 		config_options
-		# The cover letter is not built: editing it rebuilds nothing.
-		[ -z "$series" ] || for p in $(series_patches); do cat "$p"; done
+		[ -z "$series" ] || for p in $(series_patches); do kernel_sections "$p"; done
 	} | sha256sum | cut -c1-16
 }
 
@@ -295,17 +306,6 @@ unpack_patch_configure() {
 			patch -d "$work/src" -p1 --quiet --forward --no-backup-if-mismatch <"$p" ||
 				die "$(basename "$p") does not apply to $PKG $PKGVER"
 		done
-		# The kernel's own style check, as a maintainer would run it. No
-		# patch carries a Signed-off-by: (the submitter's to add); the new
-		# selftest directory is covered by existing MAINTAINERS entries,
-		# so checkpatch's "does MAINTAINERS need updating?" is answered.
-		# The source is a tarball, not a git tree: checkpatch cannot look
-		# up the commit ids that patch 1's Fixes: and message name
-		# (UNKNOWN_COMMIT_ID); their form it still checks.
-		# shellcheck disable=SC2046 # a list of files
-		(cd "$work/src" && perl scripts/checkpatch.pl --strict --quiet --no-signoff \
-			--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID $(series_patches)) >&2 ||
-			die "checkpatch --strict: the series is not clean"
 	fi
 	stage "configuring (tinyconfig + $(config_options | wc -l) options${flavour:+, $flavour flavour})"
 	configure_kernel "$work/src" "$work/obj"
@@ -334,7 +334,7 @@ lock_key() {
 entry_ok() {
 	[ -s "$entry/bzImage" ] || return 1
 	if [ -n "$series" ]; then
-		[ -x "$entry/signalfd_creator_test" ]
+		[ -f "$entry/selftests/kselftest_harness.h" ] && [ -f "$entry/checkpatch/checkpatch.pl" ]
 	else
 		[ -f "$(cat "$entry/tree" 2>/dev/null)/obj/Module.symvers" ]
 	fi
@@ -429,10 +429,10 @@ build_kernel() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	if [ -n "$series" ]; then
-		st=$work/src/tools/testing/selftests/signalfd
-		gcc -static -Wall -Werror -O2 -g -pthread \
-			-o "$tmp/signalfd_creator_test" "$st/signalfd_creator_test.c" -lrt ||
-			die "cannot build the selftest"
+		mkdir "$tmp/selftests" "$tmp/checkpatch"
+		cp "$work/src"/tools/testing/selftests/*.h "$tmp/selftests/"
+		cp "$work/src/scripts/checkpatch.pl" "$work/src/scripts/spelling.txt" \
+			"$work/src/scripts/const_structs.checkpatch" "$tmp/checkpatch/"
 	fi
 	cp "$work/obj/arch/x86/boot/bzImage" "$tmp/bzImage"
 	cp "$work/obj/.config" "$tmp/config"
@@ -441,7 +441,7 @@ build_kernel() {
 	{
 		echo "key $KEY: recipe $BUILD_RECIPE $PKG $PKGVER ${flavour:-plain}"
 		[ -z "$series" ] || for p in $(series_patches); do
-			echo "patch $(sha256sum <"$p" | cut -c1-16) ${p#"$top"/}"
+			echo "patch $(kernel_sections "$p" | sha256sum | cut -c1-16) ${p#"$top"/} (its kernel sections)"
 		done
 		echo "options $(config_options | tr '\n' ' ')"
 		echo "built $(date -u +%FT%TZ) from $top"
@@ -515,12 +515,48 @@ fi
 . kernel/guest/lib.sh
 CFLAGS_GUEST="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -Iinclude -Itests"
 
+# The series as posted, checked at every run (the cache key leaves out the
+# messages and the selftest), as a maintainer would check it: checkpatch
+# --strict of the kernel's own tree. No patch carries a Signed-off-by: (the
+# submitter's to add); the new selftest directory is covered by existing
+# MAINTAINERS entries, so checkpatch's "does MAINTAINERS need updating?" is
+# answered. Without a git tree, checkpatch cannot look up the commit ids
+# that patch 1's Fixes: and message name (UNKNOWN_COMMIT_ID); their form it
+# still checks. GIT_DIR: this checkout is not the kernel's git tree.
+checkpatch_series() {
+	# shellcheck disable=SC2046 # a list of files
+	GIT_DIR=/nonexistent perl "$entry/checkpatch/checkpatch.pl" --no-tree --strict --quiet \
+		--no-signoff --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID $(series_patches) >&2 ||
+		die "checkpatch --strict: the series is not clean"
+}
+
+# The selftest from its one source, kernel/selftest/, against the kselftest
+# harness of the cached kernel's tree, with the kernel selftests' warnings
+# (-Wall) as errors, under gcc and, where installed, clang.
+build_selftest() {
+	st=$out/obj/selftests
+	mkdir -p "$st/signalfd"
+	cp "$entry"/selftests/*.h "$st/"
+	cp kernel/selftest/signalfd_creator_test.c "$st/signalfd/"
+	gcc -static -Wall -Werror -O2 -g -pthread -o "$out/root/t/selftest/signalfd_creator_test" \
+		"$st/signalfd/signalfd_creator_test.c" -lrt || die "cannot build the selftest"
+	if command -v clang >/dev/null; then
+		clang -fsyntax-only -Wall -Werror -pthread "$st/signalfd/signalfd_creator_test.c" ||
+			die "the selftest has clang warnings"
+	fi
+}
+
 build_programs() {
 	rm -rf "$out/obj" "$out/root"
 	mkdir -p "$out/obj/kmod" "$out/root/t/selftest" "$out/root/t/share" "$out/root/t/kmod" \
 		"$out/root/t/lib" "$out/root/x"
 	guest_library
-	cp "$entry/signalfd_creator_test" "$out/root/t/selftest/"
+	if [ -n "${KPATCH_DEV:-}" ]; then
+		cp "$entry/signalfd_creator_test" "$out/root/t/selftest/"
+	else
+		checkpatch_series
+		build_selftest
+	fi
 	list=$(guest_sources) || exit 1
 	# shellcheck disable=SC2086 # words: SUITE/NAME SOURCE pairs
 	set -- $list

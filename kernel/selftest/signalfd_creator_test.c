@@ -329,6 +329,30 @@ FIXTURE_TEARDOWN(creator)
 	unblock_all();
 }
 
+/*
+ * For a creator in another process: it sends its descriptor on sv[1] and
+ * waits on go[0] for a byte (or end of file) before it goes on.
+ */
+FIXTURE(remote) {
+	int sv[2], go[2];
+};
+
+FIXTURE_SETUP(remote)
+{
+	if (!creator_supported())
+		SKIP(return, "SFD_CREATOR not supported");
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, self->sv));
+	ASSERT_EQ(0, pipe(self->go));
+}
+
+FIXTURE_TEARDOWN(remote)
+{
+	close(self->sv[0]);
+	close(self->sv[1]);
+	close(self->go[0]);
+	close(self->go[1]);
+}
+
 TEST(flag_validation)
 {
 	sigset_t set;
@@ -783,15 +807,13 @@ TEST(exit_hands_over_then_eof)
  * the pending signals for the new program, and nothing the new program
  * gets reaches the descriptor.
  */
-TEST(exec_leaves_pending_signals)
+TEST_F(remote, exec_leaves_pending_signals)
 {
 	struct signalfd_siginfo si;
-	int sv[2], ready[2], fd, status;
+	int *sv = self->sv;
+	int ready[2], fd, status;
 	pid_t pid;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, ready));
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -823,8 +845,6 @@ TEST(exec_leaves_pending_signals)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 	unblock_all();
 }
 
@@ -884,15 +904,13 @@ TEST(itimer_restarted_by_reader)
  * creator's exec, stays with the new program, whose dequeue restarts the
  * timer: the new program goes on getting SIGALRMs.
  */
-TEST(exec_keeps_itimer_real)
+TEST_F(remote, exec_keeps_itimer_real)
 {
 	struct signalfd_siginfo si;
-	int sv[2], fd, status, i;
+	int *sv = self->sv;
+	int fd, status, i;
 	pid_t pid;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
@@ -926,8 +944,6 @@ TEST(exec_keeps_itimer_real)
 	EXPECT_GT(101, WEXITSTATUS(status));
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 static int child_reads_stop(int fd)
@@ -1162,18 +1178,15 @@ TEST(thread_exit_under_flood)
  * read first, in order, then whatever of the flood came before its end,
  * then end of file.
  */
-TEST(process_exit_under_flood)
+TEST_F(remote, process_exit_under_flood)
 {
-	int sv[2], go[2], fd, i, status;
+	int *sv = self->sv, *go = self->go;
+	int fd, i, status;
 	struct signalfd_siginfo si;
 	siginfo_t info;
 	pid_t child, f;
 	char c;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	ASSERT_EQ(0, pipe(go));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -1209,8 +1222,6 @@ TEST(process_exit_under_flood)
 		EXPECT_EQ(100, si.ssi_int);
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /* Queue SIGRTMIN to itself until refused: how many it could. */
@@ -1238,17 +1249,15 @@ static int child_queue_refused(int unused)
  * they are read: a dead creator's descriptor cannot hold more than its
  * user could have queued.
  */
-TEST(records_keep_their_charge)
+TEST_F(remote, records_keep_their_charge)
 {
 	struct rlimit rl = { 64, 64 };
 	struct signalfd_siginfo si;
-	int sv[2], fd, n, status;
+	int *sv = self->sv;
+	int fd, n, status;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
 	ASSERT_EQ(0, setrlimit(RLIMIT_SIGPENDING, &rl));
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -1271,8 +1280,6 @@ TEST(records_keep_their_charge)
 	/* Read: the charge is gone with them. */
 	EXPECT_NE(0, in_child(child_queue_refused, -1));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 	unblock_all();
 }
 
@@ -1397,14 +1404,12 @@ static int timer_creator_at_limit(int sock)
 	return 3;
 }
 
-TEST(timer_signal_kept_at_limit)
+TEST_F(remote, timer_signal_kept_at_limit)
 {
 	struct signalfd_siginfo si;
-	int sv[2], fd;
+	int *sv = self->sv;
+	int fd;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	ASSERT_EQ(0, in_child(timer_creator_at_limit, sv[1]));
 	fd = recv_fd(sv[0]);
 	ASSERT_GE(fd, 0);
@@ -1414,8 +1419,6 @@ TEST(timer_signal_kept_at_limit)
 	EXPECT_EQ(42, si.ssi_int);
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /*
@@ -1461,18 +1464,16 @@ static int plain_reads_deleted_timer(int unused)
 	return n;
 }
 
-TEST(deleted_timer_signal_as_plain)
+TEST_F(remote, deleted_timer_signal_as_plain)
 {
 	struct signalfd_siginfo si;
-	int sv[2], fd, want, n, status;
+	int *sv = self->sv;
+	int fd, want, n, status;
 	pid_t pid;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
 	want = in_child(plain_reads_deleted_timer, -1);
 	ASSERT_LE(0, want);
 	ASSERT_GE(1, want);
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
@@ -1495,8 +1496,6 @@ TEST(deleted_timer_signal_as_plain)
 		;
 	EXPECT_EQ(want, n);
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 #define SFD_MANY 20000
@@ -1591,17 +1590,15 @@ static void *creator_then_wait(void *p)
  * A creator thread killed by another thread's exec (in de_thread()) is
  * not the process's last: the process's signals go on to the new program.
  */
-TEST(de_thread_leaves_shared_queue)
+TEST_F(remote, de_thread_leaves_shared_queue)
 {
 	struct signalfd_siginfo si;
-	int sv[2], pipefd[2], fd, status;
+	int *sv = self->sv;
+	int pipefd[2], fd, status;
 	pid_t child;
 	pthread_t t;
 	char c;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -1628,8 +1625,6 @@ TEST(de_thread_leaves_shared_queue)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 static void *creator_thread_execs(void *p)
@@ -1651,15 +1646,13 @@ static void *creator_thread_execs(void *p)
  * the leader) ends its descriptor and takes nothing: its own signals and
  * the process's stay pending for the new program.
  */
-TEST(creator_thread_exec_leaves_pending)
+TEST_F(remote, creator_thread_exec_leaves_pending)
 {
 	struct signalfd_siginfo si;
-	int sv[2], fd, status;
+	int *sv = self->sv;
+	int fd, status;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -1686,8 +1679,6 @@ TEST(creator_thread_exec_leaves_pending)
 	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 static int child_counts(int fd)
@@ -1749,15 +1740,13 @@ static long fdinfo_value(int fd, const char *key)
 }
 
 /* Tools tell the kinds apart; fdinfo names a creator even once reaped. */
-TEST(name_and_fdinfo)
+TEST_F(remote, name_and_fdinfo)
 {
-	int sv[2], fd, plain, status;
+	int *sv = self->sv;
+	int fd, plain, status;
 	sigset_t set;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0)
@@ -1774,8 +1763,6 @@ TEST(name_and_fdinfo)
 	EXPECT_TRUE(fd_is_named(plain, "anon_inode:[signalfd]"));
 	close(plain);
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 	unblock_all();
 }
 
@@ -1905,16 +1892,14 @@ static void *close_soon(void *p)
 }
 
 /* Closing a descriptor while its creator exits: either order is clean. */
-TEST(close_races_exit)
+TEST_F(remote, close_races_exit)
 {
-	int sv[2], fd, dup_fd, i, status;
+	int *sv = self->sv;
+	int fd, dup_fd, i, status;
 	struct signalfd_siginfo si;
 	pthread_t t;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	for (i = 0; i < 200; i++) {
 		child = fork();
 		ASSERT_GE(child, 0);
@@ -1938,8 +1923,6 @@ TEST(close_races_exit)
 		EXPECT_EQ(0, read(dup_fd, &si, REC));
 		close(dup_fd);
 	}
-	close(sv[0]);
-	close(sv[1]);
 }
 
 struct leaver {
@@ -1991,17 +1974,15 @@ static int records_until_eof(int fd, int sig)
  * with a process-directed signal pending. The process's program ends with
  * the later of the two: its descriptor takes the signal, the other's not.
  */
-TEST(last_threads_leave_together)
+TEST_F(remote, last_threads_leave_together)
 {
-	int sv[2], fd[2], n[2], i, status, lost = 0;
+	int *sv = self->sv;
+	int fd[2], n[2], i, status, lost = 0;
 	struct leaver l[2];
 	const int rounds = 200;
 	pthread_t t;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	l[0] = (struct leaver){ .sock = sv[1], .cpu = 0 };
 	l[1] = (struct leaver){ .sock = sv[1], .cpu = 1 };
 	for (i = 0; i < rounds; i++) {
@@ -2034,25 +2015,26 @@ TEST(last_threads_leave_together)
 		close(fd[1]);
 	}
 	EXPECT_EQ(0, lost) TH_LOG("the signal was lost in %d of %d rounds", lost, rounds);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /*
- * The creator child of the async tests: pass a descriptor for SIGRTMIN on
- * over @sock, and leave when told over @go (or when the test ends).
+ * The creator child of the async tests: it passes a descriptor for
+ * SIGRTMIN on over @sv, and leaves when told over @go (or when the test
+ * ends). The descriptor here, or -1.
  */
-static pid_t async_creator(int sock, int go[2])
+static int async_creator(int sv[2], int go[2], pid_t *child)
 {
-	pid_t pid = fork();
 	char c;
 	int fd;
 
-	if (pid)
-		return pid;
+	*child = fork();
+	if (*child < 0)
+		return -1;
+	if (*child)
+		return recv_fd(sv[0]);
 	close(go[1]);
 	fd = creator_fd(SIGRTMIN, 0, 0);
-	if (fd < 0 || send_fd(sock, fd) || read(go[0], &c, 1) != 1)
+	if (fd < 0 || send_fd(sv[1], fd) || read(go[0], &c, 1) != 1)
 		_exit(1);
 	_exit(0);
 }
@@ -2153,20 +2135,14 @@ static int ring_idle(struct ring *g)
  * flight gets the record queued later, whole and as read() gives it, and
  * one in flight at the creator's end gets end of file.
  */
-TEST(io_uring_read_in_another_process)
+TEST_F(remote, io_uring_read_in_another_process)
 {
 	struct signalfd_siginfo si[3], plain;
-	int sv[2], go[2], fd, res, status;
+	int fd, res, status;
 	struct ring g;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	ASSERT_EQ(0, pipe(go));
-	child = async_creator(sv[1], go);
-	ASSERT_GE(child, 0);
-	fd = recv_fd(sv[0]);
+	fd = async_creator(self->sv, self->go, &child);
 	ASSERT_GE(fd, 0);
 	if (ring_open(&g)) {
 		stop_child(child);
@@ -2188,7 +2164,7 @@ TEST(io_uring_read_in_another_process)
 	/* In flight when the creator goes: end of file. */
 	ASSERT_EQ(0, ring_read(&g, fd, si, sizeof(si)));
 	EXPECT_TRUE(ring_idle(&g));
-	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(1, write(self->go[1], "x", 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, status);
 	ASSERT_EQ(0, ring_result(&g, &res));
@@ -2198,8 +2174,6 @@ TEST(io_uring_read_in_another_process)
 	EXPECT_EQ(0, res);
 	ring_close(&g);
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /* One aio request on @ctx; its result, or -errno if it was refused. */
@@ -2221,25 +2195,19 @@ static long aio_one(aio_context_t ctx, struct iocb *cb)
  * gives it, then end of file once the creator has gone; IOCB_CMD_POLL
  * waits for the creator's signal, and then for its end.
  */
-TEST(aio_read_in_another_process)
+TEST_F(remote, aio_read_in_another_process)
 {
 	struct timespec none = { 0 };
 	struct signalfd_siginfo si[3], plain;
 	struct iocb rd = { .aio_lio_opcode = IOCB_CMD_PREAD, .aio_nbytes = sizeof(si) };
 	struct iocb pl = { .aio_lio_opcode = IOCB_CMD_POLL, .aio_buf = POLLIN };
 	struct iocb *cbs[1] = { &pl };
-	int sv[2], go[2], fd, status;
+	int fd, status;
 	aio_context_t ctx = 0;
 	struct io_event ev;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	ASSERT_EQ(0, pipe(go));
-	child = async_creator(sv[1], go);
-	ASSERT_GE(child, 0);
-	fd = recv_fd(sv[0]);
+	fd = async_creator(self->sv, self->go, &child);
 	ASSERT_GE(fd, 0);
 	if (syscall(__NR_io_setup, 4, &ctx)) {
 		stop_child(child);
@@ -2271,7 +2239,7 @@ TEST(aio_read_in_another_process)
 	/* A poll in flight at the creator's end; then reads get the end. */
 	ASSERT_EQ(1, syscall(__NR_io_submit, ctx, 1, cbs));
 	EXPECT_EQ(0, syscall(__NR_io_getevents, ctx, 1, 1, &ev, &none));
-	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(1, write(self->go[1], "x", 1));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(1, syscall(__NR_io_getevents, ctx, 1, 1, &ev,
@@ -2280,8 +2248,6 @@ TEST(aio_read_in_another_process)
 	EXPECT_EQ(0, aio_one(ctx, &rd));
 	syscall(__NR_io_destroy, ctx);
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /* clone() aligns the stack pointer it is given. */
@@ -2337,20 +2303,18 @@ static int next_value(int fd, int *value)
  * descriptor reads its own process's signals only, changes its mask only
  * from its own process, and ends with its own creator, not the other.
  */
-TEST(clone_sighand_sibling)
+TEST_F(remote, clone_sighand_sibling)
 {
-	int sv[2], fd_p, fd_s, value = 0, status;
+	int *sv = self->sv;
+	int fd_p, fd_s, value = 0, status;
 	struct sibling_arg arg = { 0 };
 	struct signalfd_siginfo si;
 	struct pollfd pfd;
 	sigset_t usr1;
 	pid_t sib;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	ASSERT_EQ(0, pipe(arg.go));
 	fd_p = creator_fd(SIGUSR1, 0, SFD_NONBLOCK);
 	ASSERT_GE(fd_p, 0);
@@ -2390,8 +2354,6 @@ TEST(clone_sighand_sibling)
 	EXPECT_EQ(4, value);
 	close(fd_s);
 	close(fd_p);
-	close(sv[0]);
-	close(sv[1]);
 	unblock_all();
 }
 
@@ -2530,16 +2492,15 @@ static void faulting_creator(int sock, int go, enum fault kind, bool handler)
  * leaves it, and the creator's handler runs or the fault kills it. The
  * descriptor then ends without a record.
  */
-TEST(synchronous_faults_left_to_creator)
+TEST_F(remote, synchronous_faults_left_to_creator)
 {
 	struct sigaction sa = { .sa_handler = no_op };
-	int sv[2], go[2], fd, kind, handler, status;
+	int *sv = self->sv;
+	int go[2], fd, kind, handler, status;
 	struct signalfd_siginfo si;
 	cpu_set_t cpus, one;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
 	/* A SIGALRM ends a read that waits too long (EINTR). */
 	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
 	/* On one CPU, the first this test may use, with the creator child. */
@@ -2549,7 +2510,6 @@ TEST(synchronous_faults_left_to_creator)
 		if (CPU_ISSET(kind, &cpus))
 			CPU_SET(kind, &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	for (kind = FAULT_SECCOMP_TRAP; kind <= FAULT_FPE; kind++) {
 		if (kind == FAULT_FPE && !division_traps())
 			continue;
@@ -2588,8 +2548,6 @@ TEST(synchronous_faults_left_to_creator)
 			close(go[1]);
 		}
 	}
-	close(sv[0]);
-	close(sv[1]);
 }
 
 static int child_leaves_fault(int fd)
@@ -2648,15 +2606,13 @@ TEST(queued_fault_left_to_creator)
  * forces SIGSYS with that action, and the SIGSYS a kill() queued for the
  * process before it stays out of the descriptor at the creator's end.
  */
-TEST(immutable_signal_left_alone)
+TEST_F(remote, immutable_signal_left_alone)
 {
-	int sv[2], fd, status;
+	int *sv = self->sv;
+	int fd, status;
 	struct signalfd_siginfo si;
 	pid_t child;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -2683,8 +2639,6 @@ TEST(immutable_signal_left_alone)
 	EXPECT_EQ(SIGUSR1, si.ssi_signo);
 	EXPECT_EQ(0, read(fd, &si, REC)) TH_LOG("signal %d read", si.ssi_signo);
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 /*
@@ -2694,17 +2648,14 @@ TEST(immutable_signal_left_alone)
  * tracer injects at that stop and the tracee blocks is queued to the
  * tracee again (ptrace_signal()) and read like any other, from the tracer.
  */
-TEST(traced_creator)
+TEST_F(remote, traced_creator)
 {
-	int sv[2], go[2], fd, status;
+	int *sv = self->sv, *go = self->go;
+	int fd, status;
 	struct signalfd_siginfo si;
 	pid_t child;
 	char c;
 
-	if (!creator_supported())
-		SKIP(return, "SFD_CREATOR not supported");
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	ASSERT_EQ(0, pipe(go));
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0) {
@@ -2753,8 +2704,6 @@ TEST(traced_creator)
 	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
 	EXPECT_EQ(0, read(fd, &si, REC));
 	close(fd);
-	close(sv[0]);
-	close(sv[1]);
 }
 
 TEST_HARNESS_MAIN
