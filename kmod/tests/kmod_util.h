@@ -21,7 +21,9 @@
 #include "share_util.h"
 
 #ifdef SIGFD_KMOD_AS_SFD_CREATOR
+#ifndef SFD_CREATOR
 #define SFD_CREATOR 0x00000001 /* the series' flag, include/uapi/linux/signalfd.h */
+#endif
 /* The module's creation flags, spelt as signalfd's. */
 #define SIGFD_KF_NONBLOCK SFD_NONBLOCK
 #define SIGFD_KF_CLOEXEC SFD_CLOEXEC
