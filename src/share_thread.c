@@ -581,18 +581,20 @@ static void drain_door(void)
 /* The thread serves the whole process: it drops what it inherited from
  * the thread that started it and that is that thread's own. Its
  * file-system ids follow its effective ones (setfsuid() is per thread);
- * it runs on any CPU the process may use and at the main thread's nice
- * value where that is allowed. A seccomp filter cannot be shed (sigfd(3),
- * BUGS). */
+ * it takes the main thread's CPUs (the process's placement: taskset, or
+ * a program pinned whole), or any CPU where those cannot be read, and the
+ * main thread's nice value where that is allowed. A seccomp filter cannot
+ * be shed (sigfd(3), BUGS). */
 static void shed_caller_attributes(void)
 {
-	cpu_set_t any;
+	cpu_set_t cpus;
 	int nice;
 
 	setfsuid(geteuid());
 	setfsgid(getegid());
-	memset(&any, 0xff, sizeof any);
-	(void)sched_setaffinity(0, sizeof any, &any);
+	if (sched_getaffinity(getpid(), sizeof cpus, &cpus) < 0)
+		memset(&cpus, 0xff, sizeof cpus);
+	(void)sched_setaffinity(0, sizeof cpus, &cpus);
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, (id_t)getpid());
 	if (errno == 0)

@@ -221,6 +221,27 @@ static inline int native_backend(int fd)
 }
 
 
+/* The number at field (0-based) of the line of thread tid's status file
+ * that starts with key; -1 if none. */
+static inline long thread_status_field(pid_t tid, const char *key, int field)
+{
+	char path[64], line[512];
+	long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+	CHECK((f = fopen(path, "r")) != NULL);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, key, strlen(key)) == 0) {
+			char *p = line + strlen(key);
+
+			for (int i = 0; i <= field; i++)
+				value = strtol(p, &p, 10);
+		}
+	fclose(f);
+	return value;
+}
+
 /* Bytes of records waiting in a share fd. */
 static inline int queued_bytes(int fd)
 {

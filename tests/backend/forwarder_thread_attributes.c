@@ -3,9 +3,12 @@
  * the thread that happened to start it: that thread's file-system uid (a
  * file server impersonating a user with setfsuid()), CPU affinity and
  * scheduling policy. A first sigfd() from such a thread made every later
- * one from a root thread fail with EACCES (issue 25). Here a thread with
- * fsuid 65534, pinned to one CPU under SCHED_BATCH, makes the first share
- * fd; then the main thread (fsuid 0) makes a second, which must work; the
+ * one from a root thread fail with EACCES (issue 25). What is the
+ * process's is kept: the main thread's CPUs (taskset, or a program that
+ * pins itself), which the thread once widened to every CPU. Here the main
+ * thread keeps off CPU 0 (where there are two), and a thread with fsuid
+ * 65534, pinned to CPU 0 under SCHED_BATCH, makes the first share fd; then
+ * the main thread (fsuid 0) makes a second, which must work; the
  * forwarding thread must have fsuid 0, the main thread's CPUs and
  * SCHED_OTHER. Needs root (setfsuid to another user). */
 #include <pthread.h>
@@ -35,27 +38,6 @@ static void *impersonate_and_open(void *unused)
 	return NULL;
 }
 
-/* The value of field (0-based) of the line of the forwarding thread's
- * status that starts with key. */
-static long status_field(pid_t tid, const char *key, int field)
-{
-	char path[64], line[512];
-	long value = -1;
-	FILE *f;
-
-	snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
-	CHECK((f = fopen(path, "r")) != NULL);
-	while (fgets(line, sizeof line, f))
-		if (strncmp(line, key, strlen(key)) == 0) {
-			char *p = line + strlen(key);
-
-			for (int i = 0; i <= field; i++)
-				value = strtol(p, &p, 10);
-		}
-	fclose(f);
-	return value;
-}
-
 int main(void)
 {
 	sigset_t mask = set_of(SIGUSR1);
@@ -69,6 +51,12 @@ int main(void)
 		return 77;
 	}
 	block_only(&mask);
+	CHECK(sched_getaffinity(0, sizeof mine, &mine) == 0);
+	CPU_CLR(0, &mine);
+	if (CPU_COUNT(&mine) > 0)
+		CHECK(sched_setaffinity(0, sizeof mine, &mine) == 0);
+	else
+		puts("one CPU: the main thread's CPUs are those of the thread on CPU 0");
 	CHECK(pthread_create(&t, NULL, impersonate_and_open, NULL) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
 	fd = sigfd(&mask, SIGFD_SHARE);
@@ -76,12 +64,13 @@ int main(void)
 		fprintf(stderr, "sigfd from the root thread: %s\n", strerror(errno));
 	CHECK(fd >= 0);
 	CHECK((tid = forwarder_tid()) > 0);
-	printf("forwarding thread: fsuid %ld, fsgid %ld\n", status_field(tid, "Uid:", 3),
-	       status_field(tid, "Gid:", 3));
-	CHECK(status_field(tid, "Uid:", 3) == (long)geteuid());
-	CHECK(status_field(tid, "Gid:", 3) == (long)getegid());
+	printf("forwarding thread: fsuid %ld, fsgid %ld\n", thread_status_field(tid, "Uid:", 3),
+	       thread_status_field(tid, "Gid:", 3));
+	CHECK(thread_status_field(tid, "Uid:", 3) == (long)geteuid());
+	CHECK(thread_status_field(tid, "Gid:", 3) == (long)getegid());
 	CHECK(sched_getaffinity(0, sizeof mine, &mine) == 0);
 	CHECK(sched_getaffinity(tid, sizeof its, &its) == 0);
+	printf("forwarding thread: %d CPUs, the main thread %d\n", CPU_COUNT(&its), CPU_COUNT(&mine));
 	CHECK(CPU_EQUAL(&mine, &its));
 	CHECK(syscall(SYS_sched_getscheduler, (long)tid) == SCHED_OTHER); /* musl has no wrapper */
 	CHECK(kill(getpid(), SIGUSR1) == 0);
