@@ -46,6 +46,8 @@ struct share {
 	ino_t wino;
 	sigbits mask;
 	unsigned room;    /* records that surely fit now; 0: wait for room (set_room()) */
+	bool watching;    /* its writer wakes the thread as room is freed (watch_room()) */
+	bool unwatched;   /* it has no room, and its writer could not be watched */
 	int sndbuf;       /* what the writing end may have charged at once */
 	uint64_t charged; /* what everything sent so far charged, in all */
 	/* charged once the send holding the newest record of each standard
@@ -63,6 +65,7 @@ static struct share *live_last;
 static struct share *dead;    /* removed by the thread, freed by share_ctx_reap() */
 static struct share *foreign; /* the share fds of the process we were forked from */
 static unsigned writers_open; /* write ends in the thread's table */
+static unsigned unwatched_count; /* share fds with unwatched set */
 static uint64_t opened;       /* share fds made: seq counts from 1, 0 is none */
 /* The first share fd that may wait to be adopted, or NULL: adoption looks
  * from there, not at every share fd. */
@@ -364,6 +367,37 @@ static unsigned room_now(const struct share *s)
 	return room < SHARE_BATCH ? room : SHARE_BATCH;
 }
 
+/* A writer wakes the thread (EPOLLOUT, edge-triggered) as the reader frees
+ * room only while its share fd has none: woken by every record read, the
+ * thread would pay a switch per signal. Asked for after the kernel said
+ * there is no room, EPOLL_CTL_MOD reports at once room freed meanwhile.
+ * Hang-ups wake it always. A writer that cannot be watched has its room
+ * asked for again every time the thread wakes, and it wakes often
+ * (share_ctx_unwatched()). */
+static void watch_room(struct share *s, int ep)
+{
+	bool want = s->writer >= 0 && s->room == 0, blind;
+
+	if (s->writer < 0) {
+		s->watching = false; /* closed: out of ep */
+	} else if (want != s->watching) {
+		struct epoll_event ev = { .events = EPOLLHUP | EPOLLERR, .data.ptr = s };
+
+		if (want)
+			ev.events |= EPOLLOUT | EPOLLET;
+		if (epoll_ctl(ep, EPOLL_CTL_MOD, s->writer, &ev) == 0)
+			s->watching = want;
+	}
+	blind = want && !s->watching;
+	if (blind != s->unwatched) {
+		s->unwatched = blind;
+		if (blind)
+			unwatched_count++;
+		else
+			unwatched_count--;
+	}
+}
+
 /* The most a socket may be given to send without privilege: twice
  * /proc/sys/net/core/wmem_max, as the kernel doubles what it is asked for;
  * 0 when it cannot be read. Read once, without the allocator: the thread
@@ -408,7 +442,7 @@ static int grow_sndbuf(struct share *s)
 
 void share_ctx_adopt_fd(int fd, int ep, int base)
 {
-	struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
+	struct epoll_event ev = { .events = EPOLLHUP | EPOLLERR };
 	struct share *s = adopt_from;
 	struct stat st;
 
@@ -445,7 +479,9 @@ void share_ctx_adopt_fd(int fd, int ep, int base)
 		return;
 	}
 	writers_open++;
+	s->watching = false;
 	set_room(s, room_now(s));
+	watch_room(s, ep);
 	while (adopt_from && !share_ctx_waiting(adopt_from))
 		adopt_from = adopt_from->next;
 }
@@ -521,6 +557,7 @@ static void close_writer(struct share *s, int ep)
 	writers_open--;
 	s->writer = -1;
 	set_room(s, 0);
+	watch_room(s, ep);
 }
 
 /* Close its writer and let it go. One whose caller is still handing it over
@@ -539,19 +576,20 @@ static void remove_share(struct share *gone, int ep)
 	dead = gone;
 }
 
-/* The writer wakes the thread (EPOLLOUT, edge-triggered) as the reader
- * frees room; the event alone may be stale, so ask. A reader gone (its
- * last copy closed, or shut for reading) hangs the writer up. */
+/* Ask the kernel what room s has; a reader gone (its last copy closed, or
+ * shut for reading) hangs the writer up. */
 static void refresh_room(struct share *s, int ep)
 {
 	struct pollfd p = { .fd = s->writer, .events = POLLOUT };
 
 	if (poll(&p, 1, 0) < 0)
 		return; /* keep the old guess: the next event asks again */
-	if (p.revents & (POLLERR | POLLHUP))
+	if (p.revents & (POLLERR | POLLHUP)) {
 		remove_share(s, ep);
-	else
-		set_room(s, room_now(s));
+		return;
+	}
+	set_room(s, room_now(s));
+	watch_room(s, ep);
 }
 
 void share_ctx_writer_event(void *share, uint32_t events, int ep)
@@ -785,6 +823,20 @@ unsigned long share_ctx_room_for_exit(int ep)
 	return budget;
 }
 
+unsigned share_ctx_unwatched(void)
+{
+	return unwatched_count;
+}
+
+void share_ctx_recheck_unwatched(int ep)
+{
+	for (struct share *s = live, *next; s && unwatched_count; s = next) {
+		next = s->next; /* refresh_room() may remove s */
+		if (s->unwatched)
+			refresh_room(s, ep);
+	}
+}
+
 unsigned share_ctx_writers(void)
 {
 	return writers_open;
@@ -825,6 +877,7 @@ void share_ctx_forget(void)
 
 	free_list(&dead);
 	writers_open = 0; /* they are in the parent's thread's table */
+	unwatched_count = 0;
 	/* The share fds of every ancestor stay foreign: a grandchild's setmask
 	 * on its grandparent's fd fails with EPERM as a child's does. */
 	while (*tail)

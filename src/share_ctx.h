@@ -74,11 +74,17 @@ unsigned share_ctx_batch(void);
  * of each to the share fd it waits for room in, or to 0 when none takes
  * it: no mask holds its signal and the one it was meant for is gone. */
 uint32_t share_ctx_deliver(const struct sigfd_siginfo *recs, unsigned n, uint64_t *meant, int ep);
-/* The writer behind an epoll event: the reader may have gone or made room. */
+/* The writer behind an epoll event: the reader has gone, or made room in a
+ * share fd that had none. */
 void share_ctx_writer_event(void *share, uint32_t events, int ep);
 /* At exit: about the number of records all the writers can still take,
  * a batch a send. */
 unsigned long share_ctx_room_for_exit(int ep);
+/* Share fds with no room whose writers could not be made to wake the
+ * thread as room is freed (epoll_ctl() failed): while there are any, the
+ * thread wakes every RECHECK_MS and asks again, with recheck_unwatched(). */
+unsigned share_ctx_unwatched(void);
+void share_ctx_recheck_unwatched(int ep);
 /* The writers the thread holds. */
 unsigned share_ctx_writers(void);
 /* Does no share fd need a thread? */

@@ -65,7 +65,7 @@
 /* How often a thread left alone with a departed main thread looks again. */
 #define ALONE_POLL_MS 20
 /* How often the thread looks again at what it holds or leaves to the
- * program (see take_batch()). */
+ * program (see take_batch()), and at share fds it cannot watch for room. */
 #define RECHECK_MS 10
 /* The thread's descriptors take numbers from here up (half the soft limit
  * when that is lower): 0-2 stay empty, so that nothing written to stderr
@@ -622,7 +622,7 @@ static void *forward(void *door_at)
 		int timeout = fwd.leader_gone || fwd.door_lost ? ALONE_POLL_MS : -1, n;
 		bool signals = false, woken = false;
 
-		if (fwd.left || fwd.held_n)
+		if (fwd.left || fwd.held_n || share_ctx_unwatched())
 			timeout = RECHECK_MS;
 		if (more)
 			timeout = 0; /* events left from the last wait */
@@ -642,6 +642,8 @@ static void *forward(void *door_at)
 		 * asked for adopts them, so that it takes what they take too. */
 		if (woken || fwd.done != fwd.asked)
 			drain_door();
+		if (share_ctx_unwatched())
+			share_ctx_recheck_unwatched(fwd.ep);
 		/* Before taking: a share fd just gone takes nothing more. */
 		recheck_left();
 		update_mask();
