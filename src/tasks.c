@@ -92,7 +92,8 @@ static int parse_status(const char *status, const char *name, struct task *t)
 		errno = ENOSYS;
 		return -1;
 	}
-	if (strtoul(threads + 10, NULL, 10) == 0)
+	t->threads = strtoul(threads + 10, NULL, 10);
+	if (t->threads == 0)
 		return 0;
 	t->name = name;
 	t->live = state[8] != 'Z' && state[8] != 'X';
@@ -285,10 +286,11 @@ int tasks_watch_each(struct task_watch *w, bool (*visit)(const struct task *t, v
 			return -1;
 		if (!w->listed)
 			return tasks_each(false, w->base, visit, arg);
-		/* Every other thread, and this one. */
-		if (fstat(w->dir, &st) < 0)
-			return -1;
-		if (st.st_nlink != 3 + w->n) {
+		if (w->n == 0) { /* no file to count by: every other thread has gone */
+			if (fstat(w->dir, &st) < 0)
+				return -1;
+			if (st.st_nlink == 3)
+				return 0;
 			w->listed = false;
 			continue;
 		}
@@ -299,7 +301,9 @@ int tasks_watch_each(struct task_watch *w, bool (*visit)(const struct task *t, v
 
 			if (r < 0)
 				return -1;
-			gone = r == 0;
+			/* The threads, counted as the first file was made: every
+			 * other thread and this one, or a thread came or went. */
+			gone = r == 0 || (k == 0 && t.threads != w->n + 1);
 			if (!gone && visit(&t, arg))
 				return 1;
 		}

@@ -16,6 +16,7 @@ struct task {
 	uint64_t unblocked; /* bit (sig - 1): the signals it leaves unblocked */
 	bool live;          /* not exited (a main thread after pthread_exit() is a zombie) */
 	bool forwarder;     /* named sigfd-forward: a forwarding thread of some copy of the library */
+	unsigned long threads; /* the process's threads when the file was made */
 };
 
 /* Calls visit(task, arg) for each thread (the caller too when with_self)
@@ -35,8 +36,8 @@ int tasks_each(bool with_self, int base, bool (*visit)(const struct task *t, voi
 
 /* For the forwarding thread, which looks after every read: the other
  * threads' status files kept open in its table, so that a look costs one
- * fstat() of /proc/self/task and one pread() a thread while the threads are
- * the same ones (as many as the link count says, each file still there).
+ * pread() a thread while the threads are the same ones (as many as the
+ * first file's Threads line says, each file still there).
  * The values are read anew each time; only the files are kept. A process
  * with more than TASK_WATCH_MAX other threads is listed anew each time. */
 #define TASK_WATCH_MAX 8
