@@ -9,26 +9,15 @@
  * (sigfd(3)). */
 #include "unblocked_rounds.h"
 
-static int handled[2];
-
-static void on_usr2(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	(void)!write(handled[1], "h", 1);
-	errno = saved;
-}
-
 int main(void)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, handler = { .sa_handler = on_usr2 };
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, handler = { .sa_handler = handled_by_handler };
 	sigset_t mask = set_of(SIGUSR2);
 	int go[2], fd, rounds = 0, stolen = 0;
 	double t0 = unblocked_now();
 	pid_t me = getpid(), sender;
 
-	CHECK(pipe(handled) == 0 && pipe(go) == 0);
+	CHECK(pipe(handled_pipe()) == 0 && pipe(go) == 0);
 	block_only(&mask);
 	fd = sigfd(&mask, SIGFD_SHARE);
 	CHECK(fd >= 0);
@@ -43,23 +32,13 @@ int main(void)
 		_exit(0);
 	}
 	while (unblocked_round(rounds, t0)) {
-		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
-				       { .fd = handled[0], .events = POLLIN } };
-		char c;
-
 		CHECK(sigaction(SIGUSR2, &dfl, NULL) == 0);
 		put_byte(go[1]);
 		CHECK(read_one(fd).ssi_signo == SIGUSR2);
 		CHECK(sigaction(SIGUSR2, &handler, NULL) == 0);
 		CHECK(sigprocmask(SIG_UNBLOCK, &mask, NULL) == 0);
 		put_byte(go[1]);
-		while (poll(p, 2, -1) < 0)
-			CHECK(errno == EINTR);
-		if (p[0].revents & POLLIN) {
-			CHECK(read_one(fd).ssi_signo == SIGUSR2);
-			stolen++;
-		} else
-			CHECK(read(handled[0], &c, 1) == 1);
+		stolen += taken_or_handled(fd, SIGUSR2);
 		CHECK(sigprocmask(SIG_BLOCK, &mask, NULL) == 0);
 		rounds++;
 	}
@@ -69,6 +48,6 @@ int main(void)
 	CHECK(stolen_counted(stolen) == 0);
 	CHECK(close(fd) == 0);
 	CHECK(close(go[0]) == 0);
-	close_pair(handled);
+	close_pair(handled_pipe());
 	return 0;
 }

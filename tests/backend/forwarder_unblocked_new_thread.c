@@ -9,17 +9,6 @@
  * backend's rule (sigfd(3)). */
 #include "unblocked_rounds.h"
 
-static int handled[2];
-
-static void on_usr2(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	(void)!write(handled[1], "h", 1);
-	errno = saved;
-}
-
 /* Unblocks SIGUSR2, says so on the pipe given, waits for its end to close. */
 static void *unblock_and_wait(void *arg)
 {
@@ -38,8 +27,7 @@ static int fd, ready[2], quit[2];
 
 static int round_with_new_thread(void)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = handled[0], .events = POLLIN } };
-	int pipes[2] = { ready[1], quit[0] }, stolen = 0;
+	int pipes[2] = { ready[1], quit[0] }, stolen;
 	pthread_t t;
 	char c;
 
@@ -48,14 +36,7 @@ static int round_with_new_thread(void)
 	CHECK(pthread_create(&t, NULL, unblock_and_wait, pipes) == 0);
 	CHECK(read(ready[0], &c, 1) == 1);
 	CHECK(kill(getpid(), SIGUSR2) == 0);
-	while (poll(p, 2, -1) < 0)
-		CHECK(errno == EINTR);
-	if (p[0].revents & POLLIN) {
-		CHECK(read_one(fd).ssi_signo == SIGUSR2);
-		stolen = 1;
-	} else {
-		CHECK(read(handled[0], &c, 1) == 1);
-	}
+	stolen = taken_or_handled(fd, SIGUSR2);
 	put_byte(quit[1]);
 	CHECK(pthread_join(t, NULL) == 0);
 	return stolen;
@@ -65,11 +46,11 @@ int main(void)
 {
 	/* No SA_RESTART: ThreadSanitizer runs a handler only once the call it
 	 * came in leaves, and a restarted read() would not. */
-	struct sigaction handler = { .sa_handler = on_usr2 };
+	struct sigaction handler = { .sa_handler = handled_by_handler };
 	sigset_t mask = set_of(SIGUSR2);
 	int stolen;
 
-	CHECK(pipe(handled) == 0 && pipe(ready) == 0 && pipe(quit) == 0);
+	CHECK(pipe(handled_pipe()) == 0 && pipe(ready) == 0 && pipe(quit) == 0);
 	CHECK(sigaction(SIGUSR2, &handler, NULL) == 0);
 	block_only(&mask);
 	fd = sigfd(&mask, SIGFD_SHARE);
@@ -77,7 +58,7 @@ int main(void)
 	stolen = unblocked_rounds(round_with_new_thread, "SIGUSR2s sent while a new thread left it unblocked");
 	CHECK(stolen_counted(stolen) == 0);
 	CHECK(close(fd) == 0);
-	close_pair(handled);
+	close_pair(handled_pipe());
 	close_pair(ready);
 	close_pair(quit);
 	return 0;

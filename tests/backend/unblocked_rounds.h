@@ -78,6 +78,42 @@ static inline void default_action(int sig)
 	CHECK(setrlimit(RLIMIT_CORE, &none) == 0);
 }
 
+/* The pipe a test's handler writes a byte to for each signal it gets
+ * (handled_by_handler), made with pipe() by the test. */
+static inline int *handled_pipe(void)
+{
+	static int p[2] = { -1, -1 };
+
+	return p;
+}
+
+static inline void handled_by_handler(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	(void)!write(handled_pipe()[1], "h", 1);
+	errno = saved;
+}
+
+/* Where the instance of sig just sent went: 1 when it was read from the
+ * descriptor fd, 0 when the handler got it. */
+static inline int taken_or_handled(int fd, int sig)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+			       { .fd = handled_pipe()[0], .events = POLLIN } };
+	char c;
+
+	while (poll(p, 2, -1) < 0)
+		CHECK(errno == EINTR);
+	if (p[0].revents & POLLIN) {
+		CHECK(read_one(fd).ssi_signo == (uint32_t)sig);
+		return 1;
+	}
+	CHECK(read(handled_pipe()[0], &c, 1) == 1);
+	return 0;
+}
+
 /* A thread that unblocks sig, says so on ready, and sleeps until the
  * process ends. */
 struct unblocker {
