@@ -226,7 +226,7 @@ static void watch_close_files(struct task_watch *w)
 
 /* Open the status file of every other thread: 0 (listed, or too many
  * threads to keep: not listed), -1 and errno. A thread missed by the
- * listing shows in the link count afterwards. */
+ * listing shows in the first file's Threads line afterwards. */
 static int watch_list(struct task_watch *w)
 {
 	char buf[4096];
