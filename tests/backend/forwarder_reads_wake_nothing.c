@@ -2,11 +2,10 @@
 /* The program's reads do not wake the forwarding thread while the share fd
  * still has room: the thread needs to hear of freed room only when it has
  * none. Woken by each record read (its writer's EPOLLOUT), it paid a switch
- * and three system calls per signal, about a fifth of share mode's round
- * trip (docs/performance.md). Twenty records, each written alone, wait
- * unread; they are read one at a time, and after each read the test waits for the thread to be
- * asleep again. Its voluntary context switches, one per wake-up, must not
- * grow: they grew by one a read before. */
+ * and three system calls per signal. Twenty records, each written alone,
+ * wait unread; they are read one at a time, and after each read the test
+ * waits for the thread to be asleep again. Its voluntary context switches,
+ * one per wake-up, must not grow: they grew by one a read before. */
 #include "share_util.h"
 
 #define RECORDS 20
