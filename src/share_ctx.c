@@ -47,7 +47,6 @@ struct share {
 	sigbits mask;
 	unsigned room;    /* records that surely fit now; 0: wait for room (set_room()) */
 	bool watching;    /* its writer wakes the thread as room is freed (watch_room()) */
-	bool unwatched;   /* it has no room, and its writer could not be watched */
 	int sndbuf;       /* what the writing end may have charged at once */
 	uint64_t charged; /* what everything sent so far charged, in all */
 	/* charged once the send holding the newest record of each standard
@@ -65,7 +64,7 @@ static struct share *live_last;
 static struct share *dead;    /* removed by the thread, freed by share_ctx_reap() */
 static struct share *foreign; /* the share fds of the process we were forked from */
 static unsigned writers_open; /* write ends in the thread's table */
-static unsigned unwatched_count; /* share fds with unwatched set */
+static bool some_unwatched;   /* a full share fd's writer could not be watched */
 static uint64_t opened;       /* share fds made: seq counts from 1, 0 is none */
 /* The first share fd that may wait to be adopted, or NULL: adoption looks
  * from there, not at every share fd. */
@@ -376,26 +375,17 @@ static unsigned room_now(const struct share *s)
  * (share_ctx_unwatched()). */
 static void watch_room(struct share *s, int ep)
 {
-	bool want = s->writer >= 0 && s->room == 0, blind;
+	bool want = s->room == 0;
+	struct epoll_event ev = { .events = EPOLLHUP | EPOLLERR, .data.ptr = s };
 
-	if (s->writer < 0) {
-		s->watching = false; /* closed: out of ep */
-	} else if (want != s->watching) {
-		struct epoll_event ev = { .events = EPOLLHUP | EPOLLERR, .data.ptr = s };
-
-		if (want)
-			ev.events |= EPOLLOUT | EPOLLET;
-		if (epoll_ctl(ep, EPOLL_CTL_MOD, s->writer, &ev) == 0)
-			s->watching = want;
-	}
-	blind = want && !s->watching;
-	if (blind != s->unwatched) {
-		s->unwatched = blind;
-		if (blind)
-			unwatched_count++;
-		else
-			unwatched_count--;
-	}
+	if (want == s->watching)
+		return;
+	if (want)
+		ev.events |= EPOLLOUT | EPOLLET;
+	if (epoll_ctl(ep, EPOLL_CTL_MOD, s->writer, &ev) == 0)
+		s->watching = want;
+	else if (want)
+		some_unwatched = true;
 }
 
 /* The most a socket may be given to send without privilege: twice
@@ -479,7 +469,6 @@ void share_ctx_adopt_fd(int fd, int ep, int base)
 		return;
 	}
 	writers_open++;
-	s->watching = false;
 	set_room(s, room_now(s));
 	watch_room(s, ep);
 	while (adopt_from && !share_ctx_waiting(adopt_from))
@@ -556,8 +545,8 @@ static void close_writer(struct share *s, int ep)
 	close(s->writer);
 	writers_open--;
 	s->writer = -1;
+	s->watching = false;
 	set_room(s, 0);
-	watch_room(s, ep);
 }
 
 /* Close its writer and let it go. One whose caller is still handing it over
@@ -823,16 +812,17 @@ unsigned long share_ctx_room_for_exit(int ep)
 	return budget;
 }
 
-unsigned share_ctx_unwatched(void)
+bool share_ctx_unwatched(void)
 {
-	return unwatched_count;
+	return some_unwatched;
 }
 
 void share_ctx_recheck_unwatched(int ep)
 {
-	for (struct share *s = live, *next; s && unwatched_count; s = next) {
+	some_unwatched = false; /* set again by a writer still refused */
+	for (struct share *s = live, *next; s; s = next) {
 		next = s->next; /* refresh_room() may remove s */
-		if (s->unwatched)
+		if (s->writer >= 0 && s->room == 0 && !s->watching)
 			refresh_room(s, ep);
 	}
 }
@@ -877,7 +867,7 @@ void share_ctx_forget(void)
 
 	free_list(&dead);
 	writers_open = 0; /* they are in the parent's thread's table */
-	unwatched_count = 0;
+	some_unwatched = false;
 	/* The share fds of every ancestor stay foreign: a grandchild's setmask
 	 * on its grandparent's fd fails with EPERM as a child's does. */
 	while (*tail)

@@ -80,10 +80,10 @@ void share_ctx_writer_event(void *share, uint32_t events, int ep);
 /* At exit: about the number of records all the writers can still take,
  * a batch a send. */
 unsigned long share_ctx_room_for_exit(int ep);
-/* Share fds with no room whose writers could not be made to wake the
- * thread as room is freed (epoll_ctl() failed): while there are any, the
- * thread wakes every RECHECK_MS and asks again, with recheck_unwatched(). */
-unsigned share_ctx_unwatched(void);
+/* Has a full share fd's writer not been made to wake the thread as room is
+ * freed (epoll_ctl() failed)? Then the thread wakes every RECHECK_MS and
+ * asks about every such share fd again, with recheck_unwatched(). */
+bool share_ctx_unwatched(void);
 void share_ctx_recheck_unwatched(int ep);
 /* The writers the thread holds. */
 unsigned share_ctx_writers(void);
