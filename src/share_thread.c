@@ -583,11 +583,14 @@ static void drain_door(void)
  * file-system ids follow its effective ones (setfsuid() is per thread);
  * it takes the main thread's CPUs (the process's placement: taskset, or
  * a program pinned whole), or any CPU where those cannot be read, and the
- * main thread's nice value where that is allowed. A seccomp filter cannot
- * be shed (sigfd(3), BUGS). */
+ * main thread's scheduling policy and nice value where that is allowed
+ * (an unprivileged thread may not leave SCHED_IDLE). A seccomp filter
+ * cannot be shed (sigfd(3), BUGS). */
 static void shed_caller_attributes(void)
 {
+	struct sched_param param;
 	cpu_set_t cpus;
+	long policy;
 	int nice;
 
 	setfsuid(geteuid());
@@ -595,6 +598,11 @@ static void shed_caller_attributes(void)
 	if (sched_getaffinity(getpid(), sizeof cpus, &cpus) < 0)
 		memset(&cpus, 0xff, sizeof cpus);
 	(void)sched_setaffinity(0, sizeof cpus, &cpus);
+	/* System calls: musl's wrappers only say ENOSYS (the policy is per
+	 * thread). The policy before the nice value, which it may reset. */
+	policy = syscall(SYS_sched_getscheduler, (long)getpid());
+	if (policy >= 0 && syscall(SYS_sched_getparam, (long)getpid(), &param) == 0)
+		(void)syscall(SYS_sched_setscheduler, 0L, policy, &param);
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, (id_t)getpid());
 	if (errno == 0)
@@ -778,13 +786,9 @@ int share_serve(void)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_attr_init(&attr);
 	if (err == 0) {
-		struct sched_param normal = { 0 };
-
+		/* Made with the caller's policy, which it may always have; the
+		 * thread takes the process's (shed_caller_attributes()). */
 		pthread_attr_setstacksize(&attr, FORWARD_STACK);
-		/* The caller's policy is its own, not the process's. */
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-		pthread_attr_setschedparam(&attr, &normal);
 		err = pthread_create(&fwd.thread, &attr, forward, (void *)(intptr_t)thread_end);
 		pthread_attr_destroy(&attr);
 	}
