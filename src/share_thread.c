@@ -510,7 +510,7 @@ static int make_own_table(bool *own, int door_at)
 {
 	struct rlimit lim;
 	sigset_t none;
-	int above;
+	int above, last_copy;
 
 	/* Unshared and emptied above door_at in one call: close_range() is
 	 * allowed where unshare() is not (the containers' default seccomp
@@ -523,7 +523,14 @@ static int make_own_table(bool *own, int door_at)
 		fwd.fd_base = lim.rlim_cur / 2 > 3 ? (int)(lim.rlim_cur / 2) : 3;
 	above = fwd.fd_base > door_at ? fwd.fd_base : door_at + 1;
 	fwd.door = fcntl(door_at, F_DUPFD_CLOEXEC, above);
-	syscall(SYS_close_range, 0U, (unsigned)door_at, 0U);
+	last_copy = door_at;
+	if (fwd.door < 0 && errno == EINVAL) {
+		/* door_at is the last number the limit allows: it stays. */
+		fwd.door = door_at;
+		last_copy = door_at - 1;
+	}
+	if (last_copy >= 0)
+		syscall(SYS_close_range, 0U, (unsigned)last_copy, 0U);
 	sigemptyset(&none);
 	fwd.sfd = high(signalfd(-1, &none, SFD_NONBLOCK | SFD_CLOEXEC));
 	fwd.ep = high(epoll_create1(EPOLL_CLOEXEC));
