@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Fault injection: the Nth call the library makes to socketpair, signalfd,
- * epoll_create1, epoll_ctl, pthread_create, calloc, fcntl, fstat, open or
- * unshare fails with an errno that call can give, for every N the operation
- * reaches,
+ * epoll_create1, epoll_ctl, pthread_create, calloc, fcntl, fstat, open,
+ * close_range (unsharing the table) or sendmsg (any message to the door,
+ * or one passing a descriptor) fails with an errno that call can give, for
+ * every N the operation reaches,
  * in sigfd() and sigfd_setmask(), local and share mode (the user-space
  * backend), for the first share fd of a process (the thread starts) and a
  * later one. Each failure must give -1 with the injected errno, one that
@@ -21,14 +22,20 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include "share_util.h"
 
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1) /* Linux 5.9 */
+#endif
+
 enum fn { F_SOCKETPAIR, F_SIGNALFD, F_EPOLL_CREATE1, F_EPOLL_CTL, F_PTHREAD_CREATE,
-	  F_CALLOC, F_FCNTL, F_FSTAT, F_OPEN, F_UNSHARE, F_COUNT };
+	  F_CALLOC, F_FCNTL, F_FSTAT, F_OPEN, F_CLOSE_RANGE, F_SENDMSG, F_SEND_RIGHTS, F_COUNT };
 static const char *const fn_name[F_COUNT] = { "socketpair", "signalfd", "epoll_create1", "epoll_ctl",
 					      "pthread_create", "calloc", "fcntl", "fstat",
-					      "open", "unshare" };
+					      "open", "close_range", "sendmsg", "sendmsg with SCM_RIGHTS" };
 
 /* Armed in one thread only; the forwarding thread counts too while that
  * thread is inside the operation. */
@@ -72,7 +79,8 @@ void __real_free(void *p);
 int __real_fcntl(int fd, int cmd, ...);
 int __real_fstat(int fd, struct stat *st);
 int __real_open(const char *path, int flags, ...);
-int __real_unshare(int flags);
+long __real_syscall(long number, ...);
+ssize_t __real_sendmsg(int fd, const struct msghdr *msg, int flags);
 
 #define FAIL_WITH(f, e)                        \
 	do {                                   \
@@ -112,11 +120,32 @@ int __wrap_open(const char *path, int flags, ...)
 	return __real_open(path, flags, mode);
 }
 
-int __wrap_unshare(int flags);
-int __wrap_unshare(int flags)
+/* close_range() has no wrapper in every C library: the library makes the
+ * system call. Only the call that unshares the table is counted. */
+long __wrap_syscall(long number, ...);
+long __wrap_syscall(long number, ...)
 {
-	FAIL_WITH(F_UNSHARE, inj.err);
-	return __real_unshare(flags);
+	long a[6];
+	va_list ap;
+
+	va_start(ap, number);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (number == SYS_close_range && (a[2] & CLOSE_RANGE_UNSHARE))
+		FAIL_WITH(F_CLOSE_RANGE, inj.err);
+	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* Each message to the door counts as a sendmsg; one that passes a
+ * descriptor (a new share fd's writer) also as one with SCM_RIGHTS. */
+ssize_t __wrap_sendmsg(int fd, const struct msghdr *msg, int flags);
+ssize_t __wrap_sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	if (msg->msg_controllen > 0)
+		FAIL_WITH(F_SEND_RIGHTS, inj.err);
+	FAIL_WITH(F_SENDMSG, inj.err);
+	return __real_sendmsg(fd, msg, flags);
 }
 
 int __wrap_epoll_create1(int flags);
@@ -251,9 +280,18 @@ static const struct fault {
 	/* The thread looks at the other threads through /proc. */
 	{ F_OPEN, EMFILE, ANYWHERE },          { F_OPEN, ENFILE, ANYWHERE },
 	{ F_OPEN, ENOMEM, ANYWHERE },          { F_OPEN, ENOENT, ANYWHERE },
-	{ F_UNSHARE, ENOMEM, IN_OPEN },
+	/* The thread's own table: no close_range (before 5.9), or one a
+	 * seccomp filter refuses. */
+	{ F_CLOSE_RANGE, ENOMEM, IN_OPEN },    { F_CLOSE_RANGE, ENOSYS, IN_OPEN },
+	{ F_CLOSE_RANGE, EPERM, IN_OPEN },
+	/* The door: a new writer handed over, a wake-up. */
+	{ F_SENDMSG, ENOBUFS, ANYWHERE },      { F_SENDMSG, ENOMEM, ANYWHERE },
+	{ F_SEND_RIGHTS, ETOOMANYREFS, IN_OPEN },
 };
 static int where_now;
+/* Per fault, how often it fired in either mode: one that never does names
+ * a call the library no longer makes (an unshare() it once made). */
+static unsigned fired_by[sizeof faults / sizeof faults[0]];
 
 /* sigfd(3) ERRORS. */
 static bool open_errno_listed(int e, bool share)
@@ -261,13 +299,12 @@ static bool open_errno_listed(int e, bool share)
 	if (e == EINVAL || e == EMFILE || e == ENFILE || e == ENOMEM || e == ENODEV)
 		return true;
 	return share && (e == ENOSYS || e == EACCES || e == EAGAIN || e == ENOBUFS || e == ENOSPC ||
-			 e == ENOENT || e == EBADF);
+			 e == ENOENT || e == EBADF || e == EPERM || e == ETOOMANYREFS);
 }
 
 static bool setmask_errno_listed(int e)
 {
-	return e == EBADF || e == EINVAL || e == EPERM || e == EMFILE || e == ENFILE ||
-	       e == ENOMEM || e == ENOENT;
+	return e == EBADF || e == EINVAL || e == EPERM || e == ENOMEM || e == ENOBUFS;
 }
 
 /* What a failure must leave as it was. */
@@ -412,6 +449,7 @@ static void each_fault(void (*attempt)(bool inject))
 			inj.fail_at = n;
 			attempt(true);
 			injected += inj.fired_err != 0;
+			fired_by[i] += inj.fired_err != 0;
 		}
 	}
 }
@@ -562,6 +600,12 @@ int main(void)
 	sync_thread();
 	WAIT_UNTIL(live_allocations() == 0);
 	CHECK(none_pending(&all));
+	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+		if (fired_by[i] == 0) {
+			fprintf(stderr, "%s failing with %s never fired\n", fn_name[faults[i].fn],
+				strerror(faults[i].err));
+			failures++;
+		}
 	printf("fault_inject: %d injected failures, %d wrong\n", injected, failures);
 	CHECK(injected > 0);
 	return failures ? 1 : 0;

@@ -15,7 +15,7 @@ $(BACKEND_T)/forwarder_room_unwatched: ALL_LDFLAGS += -Wl,--wrap=epoll_ctl
 
 # fault_inject: the library's calls that can fail go through wrappers of
 # the test's own (-Wl,--wrap), so any one of them can be made to fail.
-FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open unshare
+FAULT_WRAPPED := socketpair signalfd epoll_create1 epoll_ctl pthread_create calloc free fcntl fstat open syscall sendmsg
 $(BACKEND_T)/fault_inject: ALL_LDFLAGS += $(addprefix -Wl$(comma)--wrap=,$(FAULT_WRAPPED))
 
 # plugin/with_sigfd.c: a plugin linking its own copy of the static
