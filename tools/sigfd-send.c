@@ -25,7 +25,10 @@ int main(int argc, char **argv)
 			fputs(send_usage, stdout);
 		else
 			printf("sigfd-send (sigfd) %s\n", tools_version);
-		return fflush(stdout) == 0 ? 0 : 1;
+		if (fflush(stdout) == 0)
+			return 0;
+		fprintf(stderr, "sigfd-send: standard output: %s\n", strerror(errno));
+		return 1;
 	}
 	for (int i = 0; i < a.npids; i++) {
 		pid_t pid = a.pids[i];

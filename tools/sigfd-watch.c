@@ -76,7 +76,9 @@ int main(int argc, char **argv)
 			fputs(watch_usage, stdout);
 		else
 			printf("sigfd-watch (sigfd) %s\n", tools_version);
-		return fflush(stdout) == 0 ? EXIT_DONE : EXIT_SYSTEM;
+		if (fflush(stdout) == 0)
+			return EXIT_DONE;
+		die(EXIT_SYSTEM, "standard output: %s", strerror(errno));
 	}
 	return a.command ? run_command(&a) : watch(&a);
 }
