@@ -890,11 +890,15 @@ int share_sync(void)
 }
 
 /* fork(): the prepare handler takes the lock, so the thread is between
- * batches; the parent's handler gives it back. */
+ * batches; the parent's handler gives it back. They run in every fork()
+ * of the program, so errno is left as it was. */
 static void before_fork(void)
 {
+	int saved = errno;
+
 	claim_state();
 	pthread_mutex_lock(&fwd.lock);
+	errno = saved;
 }
 
 static void after_fork_in_parent(void)
@@ -904,13 +908,14 @@ static void after_fork_in_parent(void)
 
 static void after_fork_in_child(void)
 {
-	int cancel_state;
+	int cancel_state, saved = errno;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
 	pthread_cond_init(&fwd.moved, NULL);
 	start_over();
 	pthread_mutex_unlock(&fwd.lock);
 	pthread_setcancelstate(cancel_state, NULL);
+	errno = saved;
 }
 
 /* pthread_exit() in the main thread: if the thread is all that is left, it
