@@ -861,6 +861,17 @@ void share_ctx_reap(void)
 		}
 }
 
+/* Close fd if it is still s's writer: a child forked without fork
+ * handlers may have closed the number and opened a file of its own there. */
+static void still_writer_close(int fd, const struct share *s)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == s->wdev &&
+	    st.st_ino == s->wino)
+		close(fd);
+}
+
 void share_ctx_forget(void)
 {
 	struct share **tail = &foreign;
@@ -873,8 +884,10 @@ void share_ctx_forget(void)
 	while (*tail)
 		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
-		if (s->handoff >= 0)
-			close(s->handoff); /* a caller in the parent was handing it over */
+		if (s->handoff >= 0) { /* a caller in the parent was handing it over */
+			still_writer_close(s->handoff, s);
+			s->handoff = -1;
+		}
 	*tail = live;
 	live = live_last = NULL;
 	adopt_from = NULL;

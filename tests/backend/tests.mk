@@ -12,6 +12,7 @@ $(BACKEND_T)/forwarder_coalesce_closing $(BACKEND_T)/forwarder_requeue_full_queu
 $(BACKEND_T)/forwarder_reroute_gone $(BACKEND_T)/forwarder_unblocked_walk: ALL_LDFLAGS += -Wl,--wrap=syscall
 $(BACKEND_T)/forwarder_unblocked_torn_status: ALL_LDFLAGS += -Wl,--wrap=pread
 $(BACKEND_T)/forwarder_room_unwatched: ALL_LDFLAGS += -Wl,--wrap=epoll_ctl
+$(BACKEND_T)/forwarder_raw_fork_handoff: ALL_LDFLAGS += -Wl,--wrap=sendmsg
 
 # fault_inject: the library's calls that can fail go through wrappers of
 # the test's own (-Wl,--wrap), so any one of them can be made to fail.
