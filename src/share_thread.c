@@ -43,6 +43,7 @@
 #include <sys/epoll.h>
 #include <sys/fsuid.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -622,6 +623,9 @@ static void *forward(void *door_at)
 	bool own, more = false;
 	int err, extra_rounds = 0;
 
+	/* Seen in ps, top and /proc, and how other copies of the library know
+	 * it. By itself: naming another thread takes a descriptor. */
+	prctl(PR_SET_NAME, FORWARD_NAME);
 	shed_caller_attributes();
 	err = make_own_table(&own, (int)(intptr_t)door_at) < 0 ? errno : 0;
 	if (!err && share_usual_start(fwd.fd_base) < 0)
@@ -806,7 +810,6 @@ int share_serve(void)
 		errno = err;
 		return -1;
 	}
-	pthread_setname_np(fwd.thread, FORWARD_NAME); /* seen in ps, top, /proc */
 	fwd.starts++;
 	thread_moves(THREAD_STARTING);
 started:

@@ -5,8 +5,8 @@
  * fails with EMFILE, with four or more it works. With four free the
  * thread's end of the door sat at the last number, the thread's move of
  * it above that number asked for one past the limit, and sigfd() failed
- * with EINVAL. Each N in a child of its own, so that each starts the
- * thread. */
+ * with EINVAL. The thread is named sigfd-forward however full the table.
+ * Each N in a child of its own, so that each starts the thread. */
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -35,6 +35,9 @@ static void try_with_free(int free_at_top)
 		return;
 	}
 	CHECK(fd >= 0);
+	/* Named as the thread starts: naming it from another thread takes a
+	 * descriptor in the program's table, where none may be free. */
+	CHECK(forwarder_tid() > 0);
 	CHECK(kill(getpid(), SIGUSR1) == 0);
 	CHECK(read_one(fd).ssi_signo == SIGUSR1);
 }
