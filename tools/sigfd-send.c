@@ -25,7 +25,8 @@ int main(int argc, char **argv)
 			fputs(send_usage, stdout);
 		else
 			printf("sigfd-send (sigfd) %s\n", tools_version);
-		if (fflush(stdout) == 0)
+		/* ferror(): a write that failed before the flush (musl) */
+		if (fflush(stdout) == 0 && !ferror(stdout))
 			return 0;
 		fprintf(stderr, "sigfd-send: standard output: %s\n", strerror(errno));
 		return 1;

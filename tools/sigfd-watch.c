@@ -76,7 +76,8 @@ int main(int argc, char **argv)
 			fputs(watch_usage, stdout);
 		else
 			printf("sigfd-watch (sigfd) %s\n", tools_version);
-		if (fflush(stdout) == 0)
+		/* ferror(): a write that failed before the flush (musl) */
+		if (fflush(stdout) == 0 && !ferror(stdout))
 			return EXIT_DONE;
 		die(EXIT_SYSTEM, "standard output: %s", strerror(errno));
 	}

@@ -118,6 +118,10 @@ int run_command(const struct watch_args *a);
 
 /* watch_jobs.c: job control for a COMMAND in its own process group. tty is
  * a terminal descriptor or -1. */
+/* Our controlling terminal, whatever fds 0-2 are (close-on-exec), or -1. */
+int jobs_terminal(void);
+/* Does our group have the terminal? */
+int jobs_in_foreground(int tty);
 /* At start and after being continued: if our group has the terminal, hand
  * it to COMMAND's. */
 void jobs_give_terminal(int tty, pid_t command);

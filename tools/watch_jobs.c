@@ -10,15 +10,32 @@
  * waiting for ever. SIGTTOU is blocked in us throughout (we take every
  * signal), so tcsetpgrp() from the background cannot stop us. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "watch.h"
 
+/* The controlling terminal, not fd 0's: `git log | sigfd-watch -- less`
+ * reads the terminal through /dev/tty, as a password prompt does. */
+int jobs_terminal(void)
+{
+	return open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+}
+
+/* A group outside our PID namespace reads as 0, as ours does where we are
+ * pid 1 of one: 0 == 0 is no foreground. */
+int jobs_in_foreground(int tty)
+{
+	pid_t front = tty >= 0 ? tcgetpgrp(tty) : -1;
+
+	return front > 0 && front == getpgrp();
+}
+
 void jobs_give_terminal(int tty, pid_t command)
 {
-	if (tty >= 0 && tcgetpgrp(tty) == getpgrp())
+	if (jobs_in_foreground(tty))
 		tcsetpgrp(tty, command);
 }
 
@@ -54,7 +71,7 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	 * would not end it, one sent after does. */
 	pid_t front = tty >= 0 ? tcgetpgrp(tty) : -1;
 
-	if (sig != SIGTSTP && (front == getpgrp() || front == command)) {
+	if (sig != SIGTSTP && front > 0 && (front == getpgrp() || front == command)) {
 		struct timespec now = { 0, 0 };
 
 		while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)

@@ -72,7 +72,7 @@ static _Noreturn void start_command(char **command, int tty, int foreground, int
 /* Start COMMAND: its pid, once it has exec'd or failed to (then said why). */
 static pid_t spawn(const struct watch_args *a, int tty)
 {
-	int report[2], err, foreground = tty >= 0 && tcgetpgrp(tty) == getpgrp();
+	int report[2], err, foreground = jobs_in_foreground(tty);
 	ssize_t n;
 
 	if (pipe2(report, O_CLOEXEC) < 0)
@@ -115,7 +115,7 @@ int run_command(const struct watch_args *a)
 	sigdelset(&take, SIGKILL);
 	sigdelset(&take, SIGSTOP);
 	int fd = take_signals(&take);
-	int tty = isatty(0) ? 0 : -1;
+	int tty = jobs_terminal();
 	for (int sig = 1; sig < NSIG; sig++)
 		logged += sigismember(&a->set, sig) == 1;
 	note("watching pid %ld for %d signal%s", (long)me, logged, logged == 1 ? "" : "s");
@@ -157,6 +157,8 @@ int run_command(const struct watch_args *a)
 		reaper_flush(&rp);
 	}
 	jobs_take_terminal(tty, child);
+	if (tty >= 0)
+		close(tty);
 	shutdown_rest(&sd, fd, &log);
 	trace_stop(trace);
 	close(fd);
