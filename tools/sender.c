@@ -46,11 +46,30 @@ static ssize_t read_stat(uint32_t pid, char *buf, size_t size)
 	return n;
 }
 
+int sender_proc_is_ours(void)
+{
+	static int known, ours;
+	char self[32];
+	ssize_t n;
+
+	if (!known) {
+		n = readlink("/proc/self", self, sizeof self - 1);
+		if (n > 0) {
+			self[n] = '\0';
+			ours = atol(self) == (long)getpid();
+		}
+		known = 1;
+	}
+	return ours;
+}
+
 enum sender_state sender_name(uint32_t pid, unsigned long long read_tick, char *buf, size_t size)
 {
 	char stat[1024], *open_paren, *close_paren, *p;
 	unsigned long long start;
 
+	if (!sender_proc_is_ours())
+		return SENDER_UNKNOWN;
 	if (read_stat(pid, stat, sizeof stat) < 0) {
 		/* No such pid, where /proc itself works: gone. */
 		if ((errno == ENOENT || errno == ESRCH) && access("/proc/self/stat", R_OK) == 0)

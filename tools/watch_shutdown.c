@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sender.h"
 #include "signame.h"
 #include "watch.h"
 
@@ -55,19 +56,6 @@ static int children_left(const struct shutdown *s)
 	return reap_ended(s->reaper);
 }
 
-/* Whether /proc is our pid namespace's: as pid 1 of one that was made
- * without mounting its own, it shows the parent namespace's processes. */
-static int proc_is_ours(void)
-{
-	char self[32];
-	ssize_t n = readlink("/proc/self", self, sizeof self - 1);
-
-	if (n <= 0)
-		return 0;
-	self[n] = '\0';
-	return atol(self) == (long)getpid();
-}
-
 /* The processes the shutdown reaches once COMMAND has ended, zombies not
  * counted: as pid 1, every other process of the namespace (the kernel
  * SIGKILLs them all as we exit); with --group, COMMAND's process group and
@@ -83,7 +71,7 @@ static int reach(const struct shutdown *s, int sig, int *adopted)
 	/* Counted before sig is sent: what it ends is gone at once. */
 	*adopted = 0;
 	if (me == 1) {
-		if (proc_is_ours() && procs_list(&list) == 0)
+		if (sender_proc_is_ours() && procs_list(&list) == 0)
 			for (size_t i = 0; i < list.n; i++)
 				n += list.p[i].pid != me && list.p[i].state != 'Z';
 		else /* not countable: kill(-1, 0) still says whether any is left */
