@@ -258,6 +258,17 @@ static void unavailable(const char *why, int err)
 	     "receives", why, err ? ": " : "", err ? strerror(err) : "");
 }
 
+/* The kernel's initial PID namespace has a fixed inode number (Linux's
+ * PROC_PID_INIT_INO): one that cannot be read is taken for it. */
+#define INITIAL_PID_NS_INO 0xEFFFFFFCU
+
+static int in_initial_pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == INITIAL_PID_NS_INO;
+}
+
 struct watch_trace *trace_start(struct watch_log *log, const struct watch_args *a)
 {
 	struct watch_trace *t = calloc(1, sizeof *t);
@@ -268,6 +279,15 @@ struct watch_trace *trace_start(struct watch_log *log, const struct watch_args *
 
 	if (!t)
 		return NULL;
+	/* Its events give the initial namespace's pids: here none would be
+	 * ours or COMMAND's, and every wrapper of a machine would be pid 1. */
+	if (!in_initial_pid_ns()) {
+		unavailable("in a PID namespace of its own: the kernel's trace events give the "
+			    "initial namespace's pids",
+			    0);
+		free(t);
+		return NULL;
+	}
 	if (!root) {
 		unavailable(errno == EACCES ? "tracefs needs root"
 					    : "no tracefs at /sys/kernel/tracing: as root, "
