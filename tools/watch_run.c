@@ -16,8 +16,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sender.h"
 #include "signame.h"
 #include "watch.h"
+
+/* The group's members are found through /proc: one that is another PID
+ * namespace's (pid 1 of a namespace made without mounting its own) lists
+ * none of them. The signal still goes, without its value, said once. */
+static int kill_group_without_value(pid_t pgid, int sig)
+{
+	static int said;
+	char name[SIGNAME_MAX];
+
+	if (!said++)
+		warn("--group: /proc is not this PID namespace's, so queued values cannot reach "
+		     "the group's members: %s and any later one go as plain signals",
+		     signame_of(sig, name));
+	return kill(-pgid, sig);
+}
 
 /* Pass a record's signal on as sig. A queued value is queued again with the
  * sender's pid and uid, as COMMAND would have seen it; rt_sigqueueinfo()
@@ -42,8 +58,11 @@ static void forward(const struct sigfd_siginfo *r, int sig, pid_t child, int gro
 			si.si_uid = (uid_t)r->ssi_uid;
 		}
 		si.si_value.sival_ptr = (void *)(uintptr_t)r->ssi_ptr;
-		rc = group ? procs_queue_group(child, sig, &si)
-			   : (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
+		if (group && !sender_proc_is_ours())
+			rc = kill_group_without_value(child, sig);
+		else
+			rc = group ? procs_queue_group(child, sig, &si)
+				   : (int)syscall(SYS_rt_sigqueueinfo, child, sig, &si);
 	} else
 		rc = kill(group ? -child : child, sig);
 	if (rc < 0 && errno != ESRCH) /* ESRCH: it has just ended */
