@@ -45,6 +45,15 @@ void jobs_take_terminal(int tty, pid_t command)
 		tcsetpgrp(tty, getpgrp());
 }
 
+static int sigcont_pending(void)
+{
+	sigset_t pending;
+
+	return sigpending(&pending) == 0 && sigismember(&pending, SIGCONT) == 1;
+}
+
+static int said_stays_stopped;
+
 void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 {
 	struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
@@ -79,6 +88,20 @@ void jobs_command_stopped(int tty, pid_t command, int sig, int group)
 	} else {
 		sigprocmask(SIG_UNBLOCK, &one, NULL);
 		sigprocmask(SIG_BLOCK, &one, NULL);
+		/* A stop that was carried out ended with a SIGCONT, pending
+		 * here (we take it through our sigfd; making the stop flushed
+		 * any older one). None: the kernel dropped our stop. COMMAND
+		 * stopped on the terminal would then only stop again at once
+		 * on going on, for ever: it stays stopped until continued. */
+		if (sig != SIGTSTP && !sigcont_pending()) {
+			sigaction(sig, &old, NULL);
+			if (!said_stays_stopped++)
+				warn("COMMAND stopped on %s (the terminal, from the background), and "
+				     "sigfd-watch cannot stop in its place (pid 1, or an orphaned process "
+				     "group): it stays stopped until continued",
+				     sig == SIGTTIN ? "SIGTTIN" : "SIGTTOU");
+			return;
+		}
 	}
 	sigaction(sig, &old, NULL);
 	jobs_give_terminal(tty, command);
