@@ -72,6 +72,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		must(!w.timed || (w.timeout.tv_nsec >= 0 && w.timeout.tv_nsec < 1000000000));
 	}
 
+	/* SIGFD_WATCH_OPTIONS's check of its last word: an option that takes
+	 * the next word as its value is one that, alone, lacks it. */
+	if (argc > 1) {
+		static const char lacks[] = "' needs an argument";
+		char *alone[] = { "prog", argv[argc - 1], NULL };
+		size_t len;
+
+		/* -h and -V end the parse where they stand: nothing to compare. */
+		rc = watch_parse(2, alone, &w, msg, sizeof msg);
+		len = strlen(msg);
+		must((rc == 0 && w.action != ARGS_RUN) ||
+		     watch_word_wants_value(argv[argc - 1]) ==
+		     (rc < 0 && !strncmp(msg, "option '", 8) && len >= sizeof lacks - 1 &&
+		      !strcmp(msg + len - (sizeof lacks - 1), lacks)));
+	}
+
 	rc = send_parse(argc, argv, &s, msg, sizeof msg);
 	must(rc == 0 || rc == -1);
 	check_msg(rc, msg, sizeof msg);

@@ -230,6 +230,39 @@ static const struct option watch_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* getopt's: '-' keeps non-options in order, ':' reports a missing value. */
+static const char watch_short[] = "-:jc:t:x:go:qTk:r:e:hV";
+
+int watch_word_wants_value(const char *word)
+{
+	if (word[0] != '-' || !word[1])
+		return 0;
+	if (word[1] == '-') { /* --name, or a prefix getopt_long takes for it */
+		size_t len = strcspn(word + 2, "=");
+		int found = 0, wants = 0;
+
+		if (!len || word[2 + len] == '=')
+			return 0;
+		for (const struct option *o = watch_options; o->name; o++)
+			if (!strncmp(o->name, word + 2, len)) {
+				if (strlen(o->name) == len)
+					return o->has_arg == required_argument;
+				found++;
+				wants = o->has_arg == required_argument;
+			}
+		return found == 1 && wants;
+	}
+	for (const char *p = word + 1; *p; p++) { /* -jo: the last takes the next word */
+		const char *in = strchr(&watch_short[2], *p);
+
+		if (!in || *p == ':')
+			return 0;
+		if (in[1] == ':')
+			return !p[1];
+	}
+	return 0;
+}
+
 /* "TERM:QUIT", "15:3", "USR1:0": rewrite[FROM] = TO. FROM must be a signal
  * that can be taken and is not SIGCHLD (which says when to reap); TO any
  * signal, or 0 to drop. */
@@ -270,7 +303,7 @@ int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t s
 	optind = 0; /* a fresh start, in glibc and musl */
 	opterr = 0;
 	/* '-': non-options come back in order as 1, so "--" is seen where it is. */
-	while ((c = getopt_long(argc, argv, "-:jc:t:x:go:qTk:r:e:hV", watch_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, watch_short, watch_options, NULL)) != -1) {
 		switch (c) {
 		case 1:
 			if (watchable(optarg, &sig, msg, size) < 0)

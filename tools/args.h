@@ -48,6 +48,8 @@ struct send_args {
 /* 0, or -1 with a message naming the problem in msg (no program name, no
  * newline). A message is cut to fit size. */
 int watch_parse(int argc, char **argv, struct watch_args *a, char *msg, size_t size);
+/* Is word an option of sigfd-watch's whose value is the next word? */
+int watch_word_wants_value(const char *word);
 int send_parse(int argc, char **argv, struct send_args *a, char *msg, size_t size);
 
 extern const char watch_usage[], send_usage[], tools_version[];

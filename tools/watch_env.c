@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "watch_env.h"
 
 static const char blanks[] = " \t\n";
@@ -39,6 +40,12 @@ char **watch_env_argv(int *argc, char **argv, char *msg, size_t size)
 			return NULL;
 		}
 		out[n++] = w;
+	}
+	/* Its value would be the command line's first word. */
+	if (n > 1 && watch_word_wants_value(out[n - 1])) {
+		snprintf(msg, size, "%s: its last word '%s' needs a value, there", WATCH_ENV,
+			 out[n - 1]);
+		return NULL;
 	}
 	for (i = 1; i < *argc; i++)
 		out[n++] = argv[i];

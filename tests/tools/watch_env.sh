@@ -5,7 +5,8 @@
 #  - they act (-q -e 3 turns COMMAND's status 3 into 0, --json -o FILE);
 #  - the command line's own option wins (-o), and -x adds to theirs;
 #  - a blank variable is no variable; a bad word fails with status 2 and
-#    names the variable; "--" (a COMMAND) is refused;
+#    names the variable; "--" (a COMMAND) is refused, and so is a last
+#    word that would take the command line's first as its value;
 #  - COMMAND gets the variable unchanged.
 # Every COMMAND here ends by itself; its signals go to sigfd-watch before
 # it exits, so the log has them before its SIGCHLD.
@@ -57,6 +58,18 @@ run '-q -- true' -- true
 [ $rc = 2 ] || fail "'--' in the variable: status $rc, want 2"
 grep -q "SIGFD_WATCH_OPTIONS may hold options only" "$dir/err" || fail "'--': $(cat "$dir/err")"
 
+# A last word whose value would be the command line's first: -o took
+# USR1 below as its log file's name.
+abs=$(cd "$BUILD/bin" && pwd)/sigfd-watch
+for last in -o -jo --output --out; do
+	rc=0
+	(cd "$dir" && SIGFD_WATCH_OPTIONS=$last "$abs" USR1 -- true) 2>"$dir/err" || rc=$?
+	[ $rc = 2 ] || fail "'$last' last: status $rc, want 2"
+	grep -q "SIGFD_WATCH_OPTIONS: its last word '$last' needs a value, there" "$dir/err" ||
+		fail "'$last' last: $(cat "$dir/err")"
+	[ ! -e "$dir/USR1" ] || fail "'$last' last: the log went to a file named USR1"
+done
+
 run '-q' -- sh -c '[ "$SIGFD_WATCH_OPTIONS" = -q ]'
 [ $rc = 0 ] || fail "COMMAND did not get SIGFD_WATCH_OPTIONS=-q"
-echo "SIGFD_WATCH_OPTIONS: -q -e, --json -o, command line wins, -x adds, blank, errors, passed on"
+echo "SIGFD_WATCH_OPTIONS: -q -e, --json -o, command line wins, -x adds, blank, errors, a value-less last word, passed on"
