@@ -54,9 +54,16 @@ static int unblocked_threads(const sigset_t *mask, pid_t *tids, size_t ntids)
 		errno = EINVAL;
 		return -1;
 	}
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP && sigismember(mask, sig) == 1)
+	/* The signals sigfd() would take: not the C library's own, which
+	 * sigaddset() refuses and no thread can block. */
+	for (int sig = 1; sig < NSIG; sig++) {
+		sigset_t one;
+
+		sigemptyset(&one);
+		if (sig != SIGKILL && sig != SIGSTOP && sigismember(mask, sig) == 1 &&
+		    sigaddset(&one, sig) == 0)
 			count.want |= SIGFD_BIT(sig);
+	}
 	if (tasks_each(true, 0, count_unblocked, &count) < 0)
 		return -1;
 	errno = saved;

@@ -25,10 +25,13 @@
  * and sets can be compared whole. */
 static void catchable(sigset_t *out, const sigset_t *mask)
 {
+	int saved = errno; /* sigaddset() refuses the C library's own (EINVAL) */
+
 	sigemptyset(out);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP && sigismember(mask, sig) == 1)
 			sigaddset(out, sig);
+	errno = saved;
 }
 
 /* The share-mode backends in probe order: the first available one opens,
