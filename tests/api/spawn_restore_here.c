@@ -2,7 +2,8 @@
 /* sigfd_restore_signals() in the calling process itself (not only in a
  * child about to exec): a signal given to a sigfd gets back the mask bit
  * and action it had at start; sigfd_spawnattr() edits a mask and a default
- * set the caller already put in the attribute, and refuses NULL. */
+ * set the caller already put in the attribute (with their flags: a default
+ * set stored without POSIX_SPAWN_SETSIGDEF is replaced), and refuses NULL. */
 #include <spawn.h>
 
 #include "check.h"
@@ -31,6 +32,16 @@ int main(void)
 	/* The caller's base kept, the taken signal given back. */
 	CHECK(sigismember(&mask, SIGUSR1) == 0 && sigismember(&mask, SIGTERM) == 1);
 	CHECK(sigismember(&dfl, SIGHUP) == 1 && sigismember(&dfl, SIGUSR1) == 1);
+	CHECK(posix_spawnattr_destroy(&attr) == 0);
+	/* A default set stored without POSIX_SPAWN_SETSIGDEF had no effect,
+	 * and is not made to have one once sigfd_spawnattr() sets the flag. */
+	CHECK(posix_spawnattr_init(&attr) == 0);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGHUP);
+	CHECK(posix_spawnattr_setsigdefault(&attr, &dfl) == 0);
+	CHECK(sigfd_spawnattr(&attr) == 0);
+	CHECK(posix_spawnattr_getsigdefault(&attr, &dfl) == 0);
+	CHECK(sigismember(&dfl, SIGHUP) == 0 && sigismember(&dfl, SIGUSR1) == 1);
 	CHECK(posix_spawnattr_destroy(&attr) == 0);
 	CHECK(sigfd_restore_signals() == 0);
 	CHECK(sigprocmask(SIG_BLOCK, NULL, &now) == 0);
