@@ -4,6 +4,7 @@
  * COMMAND as an init does (watch_run.c): the log then says who signalled
  * COMMAND. See sigfd-watch(1). */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,13 @@ static int watch(const struct watch_args *a)
 	unsigned long long seen = 0, tick;
 	struct sigfd_siginfo rec;
 	struct watch_log log;
-	int fd = take_signals(&a->set), n = set_size(&a->set);
+	int fd, n = set_size(&a->set);
+
+	/* A closed standard output would be given to our sigfd, and the log
+	 * written into that. */
+	if ((!a->output || !strcmp(a->output, "-")) && fcntl(STDOUT_FILENO, F_GETFD) < 0)
+		die(EXIT_SYSTEM, "standard output: %s", strerror(errno));
+	fd = take_signals(&a->set);
 
 	log_open(&log, a);
 	warn("watching pid %ld for %d signal%s", (long)getpid(), n, n == 1 ? "" : "s");

@@ -4,6 +4,7 @@
 # (/dev/full): each tool says so on standard error, naming the problem, and
 # exits with its status for that (sigfd-watch 3, a system error; sigfd-send
 # 1, as for a signal it could not send), never 0 and never in silence.
+# The same for sigfd-watch watching with standard output closed.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -20,4 +21,13 @@ for run in "sigfd-watch 3" "sigfd-send 1"; do
 			fail "$tool $opt >/dev/full: no message naming the problem: $(cat "$dir/e")"
 	done
 done
-echo "tools_full_stdout: both tools, --help and --version"
+# sigfd-watch watching with standard output closed: the same status at
+# once, not its sigfd given number 1 and the log written into it (EINVAL
+# at the first signal).
+status=0
+# shellcheck disable=SC2086
+${WRAP:-} "$BUILD/bin/sigfd-watch" -t 0 USR1 >&- 2>"$dir/e" || status=$?
+[ "$status" = 3 ] || fail "sigfd-watch with stdout closed: status $status, want 3"
+grep -q '^sigfd-watch: standard output: Bad file descriptor$' "$dir/e" ||
+	fail "sigfd-watch with stdout closed: no message naming the problem: $(cat "$dir/e")"
+echo "tools_full_stdout: both tools, --help and --version; sigfd-watch's closed stdout"
