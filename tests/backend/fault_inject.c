@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 
 #include "share_util.h"
+#include "syscall_args.h"
 
 #ifndef CLOSE_RANGE_UNSHARE
 #define CLOSE_RANGE_UNSHARE (1U << 1) /* Linux 5.9 */
@@ -79,7 +80,6 @@ void __real_free(void *p);
 int __real_fcntl(int fd, int cmd, ...);
 int __real_fstat(int fd, struct stat *st);
 int __real_open(const char *path, int flags, ...);
-long __real_syscall(long number, ...);
 ssize_t __real_sendmsg(int fd, const struct msghdr *msg, int flags);
 
 #define FAIL_WITH(f, e)                        \
@@ -126,12 +126,8 @@ long __wrap_syscall(long number, ...);
 long __wrap_syscall(long number, ...)
 {
 	long a[6];
-	va_list ap;
 
-	va_start(ap, number);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_ARGS(a, number);
 	if (number == SYS_close_range && (a[2] & CLOSE_RANGE_UNSHARE))
 		FAIL_WITH(F_CLOSE_RANGE, inj.err);
 	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);

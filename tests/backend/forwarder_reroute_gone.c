@@ -16,22 +16,16 @@
 #include <sys/syscall.h>
 
 #include "forwarder_gate.h"
+#include "syscall_args.h"
 
 static _Atomic int put_back;
 
-long __real_syscall(long number, ...);
 
-/* x86_64 and the other ABIs Linux runs on pass syscall()'s arguments as
- * longs: six of them forward any call. */
 long __wrap_syscall(long number, ...)
 {
 	long a[6];
-	va_list ap;
 
-	va_start(ap, number);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_ARGS(a, number);
 	if (number == SYS_rt_sigqueueinfo && a[1] == SIGUSR1)
 		atomic_fetch_add(&put_back, 1);
 	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);

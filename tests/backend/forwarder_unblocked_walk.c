@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 
 #include "share_util.h"
+#include "syscall_args.h"
 
 struct linux_dirent64 {
 	uint64_t ino;
@@ -41,7 +42,6 @@ static struct quitter thread_a, thread_h;
 static pid_t tid_w;
 static int started[2], handled[2];
 
-long __real_syscall(long number, ...);
 
 static bool gone(pid_t tid)
 {
@@ -75,17 +75,11 @@ static long bytes_before_h(void)
 	return before_h;
 }
 
-/* x86_64 and the other ABIs Linux runs on pass syscall()'s arguments as
- * longs: six of them forward any call. */
 long __wrap_syscall(long number, ...)
 {
 	long a[6], r;
-	va_list ap;
 
-	va_start(ap, number);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_ARGS(a, number);
 	if (number != SYS_getdents64 || !atomic_exchange(&armed, false))
 		return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 	r = __real_syscall(number, a[0], a[1], bytes_before_h());

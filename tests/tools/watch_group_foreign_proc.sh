@@ -6,20 +6,15 @@
 # /proc, which lists the parent namespace's processes there: none matched,
 # and the signal was dropped without a word. Now it goes as a plain signal
 # and a line says the value could not follow. Needs root for the namespace.
-set -eu
-W=$BUILD/bin/sigfd-watch
-S=$BUILD/bin/sigfd-send
-[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root, for a PID namespace"; exit 77; }
-unshare -pf true 2>/dev/null || { echo "SKIPPED: no PID namespace here (unshare -pf)"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "watch_group_foreign_proc: $*"; exit 1; }
+# shellcheck source=tests/tools/watch_lib.inc
+. "$(dirname "$0")/watch_lib.inc"
+need_pid_namespace
 mkfifo "$dir/ready"
 
 # COMMAND: says it is ready through the fifo, then waits for SIGUSR1 (exit
 # 0), at most 20 s (exit 9).
 # shellcheck disable=SC2016,SC2086 # expanded by COMMAND's shell; WRAP split on purpose
-unshare -pf ${WRAP:-} "$W" -g -q -- sh -c '
+unshare -pf $WRAP "$WATCH" -g -q -- sh -c '
 	trap "exit 0" USR1
 	echo ready >"$1"
 	sleep 20 & wait $!
@@ -29,7 +24,7 @@ read -r line <"$dir/ready"
 [ "$line" = ready ] || fail "COMMAND did not start"
 wrapper=$(pgrep -P "$job")
 [ -n "$wrapper" ] || fail "no sigfd-watch under unshare"
-"$S" -q 42 USR1 "$wrapper"
+"$SEND" -q 42 USR1 "$wrapper"
 status=0
 wait "$job" || status=$?
 [ "$status" = 0 ] || fail "COMMAND never got SIGUSR1 (status $status): $(cat "$dir/e")"

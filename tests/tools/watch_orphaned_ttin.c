@@ -6,11 +6,10 @@
  * the kernel drops a stop in an orphaned group. It used to continue COMMAND
  * at once, which read again and stopped again, for ever (about half a core
  * each). Now COMMAND stays stopped after one stop, and a line says so. */
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <termios.h>
 
-#include "check.h"
+#include "watch_pty.h"
 
 /* COMMAND: its pid, then, once sigfd-watch's group is orphaned (a byte on
  * go), a read of the terminal from the background. */
@@ -37,10 +36,8 @@ static _Noreturn void session(const char *slave, const char *self, int report, i
 	char watch[4096], fdarg[16], goarg[16];
 	int status;
 
-	CHECK(setsid() > 0);
-	int t = open(slave, O_RDWR); /* our controlling terminal now */
-	CHECK(t >= 0 && dup2(t, 0) == 0 && close(t) == 0);
-	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", getenv("BUILD"));
+	lead_session_on(slave);
+	watch_path(watch, sizeof watch);
 	pid_t leader = fork();
 	CHECK(leader >= 0);
 	if (leader == 0) {
@@ -81,14 +78,10 @@ int main(int argc, char **argv)
 	/* sigfd-watch is reparented to us, outside its session: its group
 	 * is orphaned whatever our ancestors are. */
 	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
-	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (master < 0) {
-		printf("no pseudo-terminal: %s\n", strerror(errno));
+	const char *slave;
+	int master = pty_open(&slave);
+	if (master < 0)
 		return 77;
-	}
-	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-	const char *slave = ptsname(master);
-	CHECK(slave != NULL);
 	CHECK(pipe2(report, O_CLOEXEC) == 0 && pipe2(log, O_CLOEXEC) == 0 && pipe2(done, O_CLOEXEC) == 0);
 	CHECK(pipe(go) == 0); /* its reading end goes to COMMAND */
 	pid_t s = fork();

@@ -8,10 +8,9 @@
  * the terminal is the controlling one, not fd 0's. Then COMMAND was left
  * in a background group: stopped by SIGTTIN when it read /dev/tty, and
  * Ctrl-C reached sigfd-watch alone. */
-#include <fcntl.h>
 #include <termios.h>
 
-#include "check.h"
+#include "watch_pty.h"
 
 static int say(int fd, const char *s)
 {
@@ -45,18 +44,17 @@ static _Noreturn void session(const char *slave, const char *self, int rep, int 
 	char watch[4096], fdarg[16];
 	int status;
 
-	CHECK(setsid() > 0);
-	int t = open(slave, O_RDWR); /* our controlling terminal now */
-	CHECK(t >= 0 && dup2(t, 0) == 0 && close(t) == 0);
+	lead_session_on(slave);
 	if (!stdin_tty) {
-		int null = open("/dev/null", O_RDONLY);
+		int null = open("/dev/null", O_RDONLY), t;
+
 		CHECK(null >= 0);
 		t = fcntl(0, F_DUPFD_CLOEXEC, 3);
 		CHECK(t >= 0 && dup2(null, 0) == 0 && close(null) == 0 && dup2(t, 2) == 2);
 		CHECK(close(t) == 0); /* the terminal: fd 2, for the checks below */
 	}
 	int tty = stdin_tty ? 0 : 2;
-	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", getenv("BUILD"));
+	watch_path(watch, sizeof watch);
 	pid_t pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -85,14 +83,10 @@ static void run(const char *self, int stdin_tty)
 	char line[512];
 	int rep[2], out[2];
 
-	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (master < 0) {
-		printf("no pseudo-terminal: %s\n", strerror(errno));
+	const char *slave;
+	int master = pty_open(&slave);
+	if (master < 0)
 		exit(77);
-	}
-	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-	const char *slave = ptsname(master);
-	CHECK(slave != NULL);
 	CHECK(pipe2(rep, O_CLOEXEC) == 0 && pipe2(out, O_CLOEXEC) == 0);
 	pid_t pid = fork();
 	CHECK(pid >= 0);

@@ -6,11 +6,10 @@
  * was taken for being in the foreground: sigfd-watch handed the terminal
  * to COMMAND, and the interactive shell lost it and exited. Needs root
  * (CLONE_NEWPID). */
-#include <fcntl.h>
 #include <sched.h>
 #include <termios.h>
 
-#include "check.h"
+#include "watch_pty.h"
 
 /* The session leader: the terminal's foreground group; sigfd-watch, pid 1
  * of a new namespace, in a background group of the session. */
@@ -19,10 +18,8 @@ static _Noreturn void session(const char *slave, int rep)
 	char watch[4096], msg[32];
 	int status;
 
-	CHECK(setsid() > 0);
-	int t = open(slave, O_RDWR); /* our controlling terminal now */
-	CHECK(t >= 0 && dup2(t, 0) == 0 && close(t) == 0);
-	snprintf(watch, sizeof watch, "%s/bin/sigfd-watch", getenv("BUILD"));
+	lead_session_on(slave);
+	watch_path(watch, sizeof watch);
 	pid_t job = fork();
 	CHECK(job >= 0);
 	if (job == 0) {
@@ -53,14 +50,10 @@ int main(void)
 		puts("SKIPPED: needs root, for a PID namespace");
 		return 77;
 	}
-	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (master < 0) {
-		printf("no pseudo-terminal: %s\n", strerror(errno));
+	const char *slave;
+	int master = pty_open(&slave);
+	if (master < 0)
 		return 77;
-	}
-	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-	const char *slave = ptsname(master);
-	CHECK(slave != NULL);
 	CHECK(pipe2(rep, O_CLOEXEC) == 0);
 	pid_t pid = fork();
 	CHECK(pid >= 0);

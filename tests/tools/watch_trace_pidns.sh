@@ -6,17 +6,13 @@
 # available and why, and runs COMMAND all the same. It said it was tracing
 # pid 1's descendants and logged nothing (and a second such wrapper found
 # the instance name sigfd-watch-1 taken). Needs root for the namespace.
-set -eu
-W=$BUILD/bin/sigfd-watch
-[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root, for a PID namespace"; exit 77; }
-unshare -pf true 2>/dev/null || { echo "SKIPPED: no PID namespace here (unshare -pf)"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "watch_trace_pidns: $*"; exit 1; }
+# shellcheck source=tests/tools/watch_lib.inc
+. "$(dirname "$0")/watch_lib.inc"
+need_pid_namespace
 
 status=0
 # shellcheck disable=SC2086 # WRAP is a command line, split on purpose
-unshare -pf ${WRAP:-} "$W" -T -- sh -c 'exit 7' 2>"$dir/e" || status=$?
+unshare -pf $WRAP "$WATCH" -T -- sh -c 'exit 7' 2>"$dir/e" || status=$?
 [ "$status" = 7 ] || fail "status $status, want COMMAND's 7: $(cat "$dir/e")"
 want='sigfd-watch: --trace: not available (in a PID namespace of its own: '
 grep -qF "$want" "$dir/e" || fail "no line saying why --trace is not available: $(cat "$dir/e")"
