@@ -12,7 +12,9 @@
  * and visit is asked again about the threads it saw. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +24,7 @@
 #include "tasks.h"
 
 #define LISTINGS 8   /* then threads come and go too fast: in doubt */
-#define CHECKED 256  /* threads checked still there; any beyond count as there */
+#define CHECKED 1024 /* threads checked still there (4 KB of ids); any beyond count as there */
 #define WHOLE 0
 #define STOPPED 1
 #define PARTIAL 2
@@ -140,7 +142,8 @@ static int read_task(int dir, const char *name, struct task *t, int base)
 static int list_once(const char *self, int base, bool (*visit)(const struct task *t, void *arg),
 		     void *arg)
 {
-	char buf[4096], seen[CHECKED][TASK_NAME_SIZE];
+	char buf[4096];
+	uint32_t seen[CHECKED];
 	unsigned n_seen = 0, alive = 0;
 	struct stat st;
 	long n;
@@ -158,7 +161,7 @@ static int list_once(const char *self, int base, bool (*visit)(const struct task
 			if (d->name[0] < '0' || d->name[0] > '9' || strlen(d->name) >= TASK_NAME_SIZE)
 				continue;
 			if (n_seen < CHECKED)
-				strcpy(seen[n_seen++], d->name);
+				seen[n_seen++] = (uint32_t)strtoul(d->name, NULL, 10);
 			else
 				alive++;
 			if (strcmp(d->name, self) == 0)
@@ -176,9 +179,11 @@ static int list_once(const char *self, int base, bool (*visit)(const struct task
 	if (n < 0 || fstat(dir, &st) < 0)
 		goto fail;
 	for (unsigned i = 0; i < n_seen; i++) {
+		char name[TASK_NAME_SIZE];
 		struct stat t;
 
-		if (fstatat(dir, seen[i], &t, 0) == 0)
+		snprintf(name, sizeof name, "%" PRIu32, seen[i]);
+		if (fstatat(dir, name, &t, 0) == 0)
 			alive++;
 	}
 	close(dir);
