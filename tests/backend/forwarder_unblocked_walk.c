@@ -22,31 +22,13 @@
 #include <sys/syscall.h>
 
 #include "share_util.h"
-#include "syscall_args.h"
-
-struct linux_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-struct quitter {
-	sem_t quit; /* the forwarding thread posts it: its descriptors are its own */
-	pid_t tid;
-};
+#include "quitters.h"
 
 static atomic_bool armed, cut_done;
-static struct quitter thread_a, thread_h;
+static struct quitter thread_a, thread_h; /* the forwarding thread posts their quit */
 static pid_t tid_w;
-static int started[2], handled[2];
+static int handled[2];
 
-
-static bool gone(pid_t tid)
-{
-	return __real_syscall(SYS_tgkill, (long)getpid(), (long)tid, 0L) < 0 && errno == ESRCH;
-}
 
 /* The bytes of the listing before H's entry; W must come after it. */
 static long bytes_before_h(void)
@@ -101,17 +83,6 @@ static void on_winch(int sig)
 	errno = saved;
 }
 
-static void *wait_to_quit(void *arg)
-{
-	struct quitter *q = arg;
-
-	q->tid = (pid_t)__real_syscall(SYS_gettid);
-	put_byte(started[1]);
-	while (sem_wait(&q->quit) != 0)
-		CHECK(errno == EINTR);
-	return NULL;
-}
-
 struct in_vfork {
 	int in[2], gate[2], back[2];
 };
@@ -155,7 +126,7 @@ int main(void)
 	}
 	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
 	block_only(&winch);
-	CHECK(pipe(handled) == 0 && pipe(started) == 0);
+	CHECK(pipe(handled) == 0 && pipe(quitter_started) == 0);
 	CHECK(sem_init(&thread_a.quit, 0, 0) == 0 && sem_init(&thread_h.quit, 0, 0) == 0);
 	CHECK(pipe(v.in) == 0 && pipe(v.gate) == 0 && pipe(v.back) == 0);
 	CHECK(sigaction(SIGWINCH, &sa, NULL) == 0);
@@ -163,9 +134,9 @@ int main(void)
 	CHECK(fd >= 0);
 	/* In this order in the kernel's list, after the forwarding thread. */
 	CHECK(pthread_create(&a, NULL, wait_to_quit, &thread_a) == 0);
-	get_byte(started[0]);
+	get_byte(quitter_started[0]);
 	CHECK(pthread_create(&h, NULL, wait_to_quit, &thread_h) == 0);
-	get_byte(started[0]);
+	get_byte(quitter_started[0]);
 	CHECK(pthread_create(&w, NULL, unblocked_in_vfork, &v) == 0);
 	get_byte(v.in[0]);
 	atomic_store(&armed, true);
@@ -187,7 +158,7 @@ int main(void)
 	CHECK(pthread_join(a, NULL) == 0 && pthread_join(h, NULL) == 0 && pthread_join(w, NULL) == 0);
 	CHECK(close(fd) == 0);
 	close_pair(handled);
-	close_pair(started);
+	close_pair(quitter_started);
 	sem_destroy(&thread_a.quit);
 	sem_destroy(&thread_h.quit);
 	close_pair(v.in);

@@ -12,39 +12,14 @@
  * X is made to end on it (syscall() is wrapped: tests.mk), so Y has no
  * room; then F, X and Y exit and the next call starts past W. X, seen and
  * gone, was taken for live, and the count was 0. It must be 1. */
-#include <pthread.h>
-#include <semaphore.h>
 #include <stdatomic.h>
-#include <stdbool.h>
-#include <sys/syscall.h>
 
-#include "share_util.h"
-#include "syscall_args.h"
+#include "quitters.h"
 
 #define FILLERS 300
 
-struct linux_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-struct waiter {
-	sem_t quit;
-	pid_t tid;
-	pthread_t thread;
-};
-
-static struct waiter fillers[FILLERS], thread_f, thread_x, thread_y, thread_w;
+static struct quitter fillers[FILLERS], thread_f, thread_x, thread_y, thread_w;
 static atomic_bool armed, cut_done;
-static int started[2];
-
-static bool gone(pid_t tid)
-{
-	return __real_syscall(SYS_tgkill, (long)getpid(), (long)tid, 0L) < 0 && errno == ESRCH;
-}
 
 /* The bytes that the next getdents64() of dir, of count bytes, would
  * return up to and including X's entry; 0 when X is not among them. Read
@@ -90,25 +65,14 @@ long __wrap_syscall(long number, ...)
 	return r;
 }
 
-static void *wait_to_quit(void *arg)
-{
-	struct waiter *w = arg;
-
-	w->tid = (pid_t)__real_syscall(SYS_gettid);
-	put_byte(started[1]);
-	while (sem_wait(&w->quit) != 0)
-		CHECK(errno == EINTR);
-	return NULL;
-}
-
-static void start(struct waiter *w)
+static void start(struct quitter *w)
 {
 	CHECK(sem_init(&w->quit, 0, 0) == 0);
 	CHECK(pthread_create(&w->thread, NULL, wait_to_quit, w) == 0);
-	get_byte(started[0]);
+	get_byte(quitter_started[0]);
 }
 
-static void end(struct waiter *w, bool told)
+static void end(struct quitter *w, bool told)
 {
 	if (!told)
 		CHECK(sem_post(&w->quit) == 0);
@@ -124,7 +88,7 @@ int main(void)
 
 	CHECK(sigfillset(&all) == 0);
 	block_only(&all);
-	CHECK(pipe2(started, O_CLOEXEC) == 0);
+	CHECK(pipe2(quitter_started, O_CLOEXEC) == 0);
 	start(&thread_f); /* listed early, among the first 256 */
 	for (int i = 0; i < FILLERS; i++)
 		start(&fillers[i]);
@@ -146,6 +110,6 @@ int main(void)
 	end(&thread_w, false);
 	for (int i = 0; i < FILLERS; i++)
 		end(&fillers[i], false);
-	close_pair(started);
+	close_pair(quitter_started);
 	return 0;
 }
