@@ -861,15 +861,11 @@ void share_ctx_reap(void)
 		}
 }
 
-/* Close fd if it is still s's writer: a child forked without fork
- * handlers may have closed the number and opened a file of its own there. */
-static void still_writer_close(int fd, const struct share *s)
+bool share_same_socket(int fd, dev_t dev, ino_t ino)
 {
 	struct stat st;
 
-	if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == s->wdev &&
-	    st.st_ino == s->wino)
-		close(fd);
+	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino;
 }
 
 void share_ctx_forget(void)
@@ -885,7 +881,10 @@ void share_ctx_forget(void)
 		tail = &(*tail)->next;
 	for (struct share *s = live; s; s = s->next)
 		if (s->handoff >= 0) { /* a caller in the parent was handing it over */
-			still_writer_close(s->handoff, s);
+			/* A child forked without fork handlers may have
+			 * reused the number by now. */
+			if (share_same_socket(s->handoff, s->wdev, s->wino))
+				close(s->handoff);
 			s->handoff = -1;
 		}
 	*tail = live;

@@ -44,6 +44,9 @@ int share_ctx_handoff(const struct share *s);
 /* In the thread: fd moved to base or above (above 2 if RLIMIT_NOFILE is
  * lower now), close-on-exec; -1 and errno, fd closed either way. */
 int share_high_fd(int fd, int base);
+/* Is fd still the socket it was (device and inode)? A program may close
+ * a number of ours and open a file of its own there. */
+bool share_same_socket(int fd, dev_t dev, ino_t ino);
 /* In the thread: fd, received from a caller, is the writer of a share fd
  * waiting to be adopted: keep it at base or above and watch it in ep. Any
  * other fd is closed. */

@@ -239,11 +239,8 @@ static void close_door(void)
  * without fork handlers may have reused the number by now). */
 static void close_spare(bool check)
 {
-	struct stat st;
-
 	if (fwd.door_spare >= 0 &&
-	    (!check || (fstat(fwd.door_spare, &st) == 0 && S_ISSOCK(st.st_mode) &&
-			st.st_dev == fwd.door_dev && st.st_ino == fwd.spare_ino)))
+	    (!check || share_same_socket(fwd.door_spare, fwd.door_dev, fwd.spare_ino)))
 		close(fwd.door_spare);
 	fwd.door_spare = -1;
 }
