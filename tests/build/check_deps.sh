@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives tests/check-deps with a faked dpkg-query
 # tests/check-deps (make check's first step), never installing here
 # (SIGFD_NO_INSTALL=1): it names every missing package in one apt-get line,
 # writes its stamp only when nothing is missing, and never fails the build.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: reads copies of kernel/
 # The kernel cache's key covers what the kernel build reads, and only
 # that: a change to the selftest or to a commit message keeps the key
 # (each guest run checks the series with checkpatch and builds the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: reads the kernel series
 # The series' selftest has one source, kernel/selftest/: both posted
 # copies (kernel/6.12/0008-*, kernel/7.3/0008-*) carry its files and its
 # message exactly (kernel/selftest.sh --check), and the check itself finds

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: reads the kernel series
 # The 6.12 and 7.3 copies of the series differ only where
 # kernel/series-versions.diff records that the kernels differ
 # (kernel/series-versions.sh --check), and the check finds a copy that

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: reads the man pages and src/
 # Every manual page in docs/ is clean under mandoc -Tlint (errors, warnings
 # and style alike); a page that only sources another (.so) names a page that
 # exists and whose NAME line lists it. Every function <sigfd.h> declares has

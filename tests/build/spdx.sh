@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: reads the tree's files
 # Every source file names its licence in an SPDX-License-Identifier line
 # within its first three lines, and the licence is the one LICENSE and
 # debian/copyright give it: GPL-2.0 for the kernel module and the series'

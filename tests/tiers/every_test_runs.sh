@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: asks the runners what they would run
 # Every test is run by some tier, and by the tiers its folder names in
 # tests/folders: a test moved or renamed cannot drop out unseen. Checked
 # against what each runner says it would run (--list), not against the

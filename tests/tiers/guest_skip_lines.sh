@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: runs the guest tiers' SIGFD_GUESTS=0 branch
 # The guest tiers' SKIPPED lines under SIGFD_GUESTS=0 say why (the variable,
 # not a claim that another pass ran them: on a fresh clone none has) and the
 # command that runs the tier. Only the SIGFD_GUESTS=0 branch runs here: it

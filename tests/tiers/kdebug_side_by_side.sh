@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives kernel/kdebug.sh with stand-in guests
 # make kdebug-check (kernel/kdebug.sh) runs its two debug guests side by
 # side: here stand-ins for kernel/run.sh and kmod/guest-run.sh each wait,
 # bounded, for the other to start. Each guest's report comes out whole, in

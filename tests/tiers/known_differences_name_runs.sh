@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: asks the runners what they would run
 # Every entry of tests/known-differences names a backend and a run that
 # backend's runner makes, so a renamed test cannot leave its entry behind
 # (the new name would fail, the old entry would excuse nothing): local, a

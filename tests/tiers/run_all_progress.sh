@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives the runner and guest_boot with stand-ins
 # The runner's first line counts the runs to come. Long tiers say what
 # they are doing while make check runs: a shell test
 # with the line "# progress: shown" writes to $SIGFD_PROGRESS_FD and the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives the runner with a tree of its own
 # tests/run-all runs TEST_JOBS tests side by side: two tests that each wait
 # for the other to start both pass with TEST_JOBS=2; with TEST_JOBS=1 the
 # first fails, waiting in vain. A test with a comment line

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives the runner with a tree of its own
 # tests/run-all holds no test to its time limit once it has ended: its
 # watchdog (setsid sh -c 'sleep LIMIT; kill -USR1') is stopped however far
 # it got. A setsid of our own holds the watchdog back until the test has
