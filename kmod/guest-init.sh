@@ -8,7 +8,7 @@ guest_setup
 if ! insmod /sigfd.ko || [ ! -c /dev/sigfd ]; then
 	echo "GUEST-INSMOD-FAIL"
 	dmesg | tail -n 20 | sed 's/^/    /'
-	reboot -f
+	poweroff -f
 fi
 guest_tests kernel
 guest_extra_run

@@ -134,5 +134,5 @@ guest_extra_run() {
 guest_end() {
 	kmsg_new | sed 's/^/GUEST-DMESG: [end] /'
 	echo "GUEST-END"
-	reboot -f
+	poweroff -f
 }

@@ -135,14 +135,9 @@ guest_boot() {
 	{
 		# Its status whatever it is: set -e would end this subshell first.
 		rc=0
-		# Our kernels have no ACPI (kernel/config.options). A socket a
-		# CPU: they find CPUs in the BIOS's MP table, which lists the
-		# first CPU of each socket only. tsc=reliable: the TSC stays
-		# their clock, as with ACPI, though TCG's sockets fail the TSC
-		# sync check and no HPET is left to fall back on (jiffies, 4 ms).
-		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2,sockets=$2" -m "$3" -nic none -nographic \
+		timeout -k 5 "$1" qemu-system-x86_64 -accel tcg -smp "$2" -m "$3" -nic none -nographic \
 			-no-reboot -kernel "$4" -initrd "$out/initramfs.cpio.gz" \
-			-append "console=ttyS0 panic=-1 oops=panic quiet tsc=reliable ${5:-}" </dev/null 2>&1 || rc=$?
+			-append "console=ttyS0 panic=-1 oops=panic quiet ${5:-}" </dev/null 2>&1 || rc=$?
 		echo $rc >"$out/qemu.rc"
 	} | sed -u 's/\r//g' | tee "$out/console.log" |
 		sed -un 's/^GUEST-BEGIN \([^ ]*\) .*/guest: Linux \1 booted/p; s/^GUEST-RESULT: /guest: /p' |

@@ -4,7 +4,8 @@
 # A guest whose kernel found fewer CPUs than QEMU was given fails, whatever
 # its tests say: the races the suites look for need them all (a kernel
 # without ACPI finds QEMU's CPUs only through the BIOS's MP table, which
-# lists one CPU a socket). The same log with every CPU passes.
+# lists one CPU a socket: such a kernel passed its whole guest suite on one
+# CPU of two, unnoticed). The same log with every CPU passes.
 set -eu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
