@@ -198,6 +198,7 @@ row "$S" "needs an argument" --signal
 row "$S" "too many PIDs" 0 $(seq 2 130)
 
 judge_batch
-wrapper=${WRAP%% *}
-echo "tools_malformed: $n command lines, $wrapped of them under ${wrapper:-no wrapper}, $bad wrong"
+under=
+[ -z "$WRAP" ] || under=" ($wrapped of them under ${WRAP%% *})"
+echo "tools_malformed: $n command lines$under, $bad wrong"
 [ "$bad" -eq 0 ]
