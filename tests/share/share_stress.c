@@ -15,7 +15,6 @@
 
 #include "share_util.h"
 
-
 /* A fork under a sanitizer or valgrind costs 50-100 times more (the shadow
  * memory): the sanitizers fork 200 times, the others 2,000. valgrind runs
  * one thread at a time, so it meets few of the races, and looks for memory
