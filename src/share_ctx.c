@@ -428,8 +428,6 @@ static int grow_sndbuf(struct share *s)
 	return getsockopt(s->writer, SOL_SOCKET, SO_SNDBUF, &s->sndbuf, &len);
 }
 
-
-
 void share_ctx_adopt_fd(int fd, int ep, int base)
 {
 	struct epoll_event ev = { .events = EPOLLHUP | EPOLLERR };

@@ -749,7 +749,6 @@ static int make_door(void)
 	return sv[1];
 }
 
-
 int share_serve(void)
 {
 	pthread_attr_t attr;

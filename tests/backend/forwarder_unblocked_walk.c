@@ -29,7 +29,6 @@ static struct quitter thread_a, thread_h; /* the forwarding thread posts their q
 static pid_t tid_w;
 static int handled[2];
 
-
 /* The bytes of the listing before H's entry; W must come after it. */
 static long bytes_before_h(void)
 {
