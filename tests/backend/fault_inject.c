@@ -125,12 +125,12 @@ int __wrap_open(const char *path, int flags, ...)
 long __wrap_syscall(long number, ...);
 long __wrap_syscall(long number, ...)
 {
-	long a[6];
+	long a[SYSCALL_NARGS];
 
 	SYSCALL_ARGS(a, number);
 	if (number == SYS_close_range && (a[2] & CLOSE_RANGE_UNSHARE))
 		FAIL_WITH(F_CLOSE_RANGE, inj.err);
-	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return REAL_SYSCALL(number, a);
 }
 
 /* Each message to the door counts as a sendmsg; one that passes a

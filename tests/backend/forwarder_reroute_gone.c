@@ -23,12 +23,12 @@ static _Atomic int put_back;
 
 long __wrap_syscall(long number, ...)
 {
-	long a[6];
+	long a[SYSCALL_NARGS];
 
 	SYSCALL_ARGS(a, number);
 	if (number == SYS_rt_sigqueueinfo && a[1] == SIGUSR1)
 		atomic_fetch_add(&put_back, 1);
-	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return REAL_SYSCALL(number, a);
 }
 
 int main(void)

@@ -58,11 +58,11 @@ static long bytes_before_h(void)
 
 long __wrap_syscall(long number, ...)
 {
-	long a[6], r;
+	long a[SYSCALL_NARGS], r;
 
 	SYSCALL_ARGS(a, number);
 	if (number != SYS_getdents64 || !atomic_exchange(&armed, false))
-		return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+		return REAL_SYSCALL(number, a);
 	r = __real_syscall(number, a[0], a[1], bytes_before_h());
 	CHECK(sem_post(&thread_a.quit) == 0);
 	CHECK(sem_post(&thread_h.quit) == 0);

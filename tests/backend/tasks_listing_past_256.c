@@ -47,12 +47,12 @@ static long bytes_through_x(int dir, long count)
 long __wrap_syscall(long number, ...);
 long __wrap_syscall(long number, ...)
 {
-	long a[6], cut, r;
+	long a[SYSCALL_NARGS], cut, r;
 
 	SYSCALL_ARGS(a, number);
 	if (number != SYS_getdents64 || !atomic_load(&armed) ||
 	    (cut = bytes_through_x((int)a[0], a[2])) == 0)
-		return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+		return REAL_SYSCALL(number, a);
 	atomic_store(&armed, false);
 	r = __real_syscall(number, a[0], a[1], cut);
 	CHECK(r == cut);
