@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# build-independent: drives the Makefile in a build directory of its own
 # CPPFLAGS reaches the compiler; the same flags again rebuild nothing; other
 # CPPFLAGS, CFLAGS or LDFLAGS rebuild what they change (the objects, or the
 # links), in a build directory of the test's own.
