@@ -30,6 +30,6 @@ kmod-m2-check:
 .PHONY: kmod-bench
 kmod-bench: bench-static
 	KMOD_ONLY=none KMOD_EXTRA=$(B)-static/bench/sigfd-bench \
-	KMOD_EXTRA_RUN='sigfd-bench $(KMOD_BENCH_ARGS) --only signalfd,sigfd-local,sigfd-share,sigfd-kernel --out /tmp/bench; /t/kmod/signal_cost_by_fds 0 1 1000 10000 100000; /t/kmod/sigchld_stall_by_fds 0 1 10000; /t/kmod/dead_creator_slab' \
+	KMOD_EXTRA_RUN='sigfd-bench $(KMOD_BENCH_ARGS) --only signalfd,sigfd-local,sigfd-share,sigfd-kernel --out /tmp/bench; /t/kmod/signal_cost_by_fds 0 1 1000 1024; /t/kmod/sigchld_stall_by_fds 0 1 1024; /t/kmod/dead_creator_slab' \
 	KMOD_MEM=1024 KMOD_TIMEOUT=$${KMOD_TIMEOUT:-1500} KMOD_EXTRA_TIMEOUT=$${KMOD_EXTRA_TIMEOUT:-1400} \
 	sh kmod/guest-run.sh

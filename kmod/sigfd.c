@@ -18,7 +18,7 @@
  *  one wait entry on the creator's sighand->signalfd_wqh, which every queued
  *  signal wakes, and one wait queue of ours holding only the readers and
  *  pollers actually waiting, so a signal costs the sender the same with one
- *  descriptor or a hundred thousand. The bridge entry unhooks itself on the
+ *  descriptor or the most a creator may have. The bridge entry unhooks itself on the
  *  POLLFREE wakeup when that sighand is freed, as epoll does; we never pin
  *  the sighand (its last put frees it from a cache we cannot reach). While
  *  the creator runs we hold a reference on its task_struct; its exit or exec
@@ -39,8 +39,9 @@
  *  of the creator's user until a read or the last close frees them through
  *  dequeue_signal() (sigfd_free_sigqueue()): descriptors of dead creators
  *  hold no more records than the limit allows the living. The step is one
- *  pass over what is pending and one over the descriptors, allocates
- *  nothing and cannot fail.
+ *  pass over what is pending and one over the descriptors (a creator has at
+ *  most SIGFD_CREATOR_MAX open; the next is EMFILE), allocates nothing and
+ *  cannot fail.
  *   - Several descriptors of one creator, masks overlapping: each signal
  *     goes to exactly one, the oldest descriptor whose mask has it.
  *   - A creator thread that is not its process's last (pthread_exit, or a
@@ -146,14 +147,23 @@ static_assert(__same_type(&dequeue_signal, sigfd_dequeue_fn),
 /* Re-check period while a wanted signal is refused and someone waits. */
 #define SIGFD_RECHECK_MS 10
 
+/*
+ * Open descriptors of one creator, wherever they are held: its exit or exec
+ * walks them with interrupts off (sigfd_owners()), so however many a caller
+ * makes and hands away, that walk stays short. The library's user-space
+ * share mode allows RLIMIT_NOFILE less 20 a process.
+ */
+#define SIGFD_CREATOR_MAX 1024
+
 /* One per creator thread, shared by all its descriptors. */
 struct sigfd_creator {
 	struct kref ref;		/* one per descriptor */
 	struct task_struct *task;	/* pinned while it runs; NULL after */
 	struct pid *pid;		/* its thread pid, for fdinfo and namespaces */
 	bool gone;			/* handed over: under the siglock and ->lock */
-	spinlock_t lock;		/* ->gone, ->ctxs, each ctx's ->moved */
+	spinlock_t lock;		/* ->gone, ->ctxs, ->nr_ctxs, each ctx's ->moved */
 	struct list_head ctxs;		/* descriptors, oldest first (RCU) */
+	unsigned int nr_ctxs;		/* open or being made: SIGFD_CREATOR_MAX */
 	wait_queue_head_t wqh;		/* readers and pollers of all of them */
 	wait_queue_entry_t bridge;	/* on the creator's signalfd_wqh */
 	wait_queue_head_t *bridged;	/* that queue; NULL once unhooked */
@@ -913,6 +923,7 @@ static int sigfd_release(struct inode *inode, struct file *file)
 	spin_lock_irq(&cr->lock);
 	ctx->closed = true;	/* a probe running now hands us nothing */
 	list_del_rcu(&ctx->node);
+	cr->nr_ctxs--;
 	spin_unlock_irq(&cr->lock);
 	/* Unread records: their sigqueues go, uncharged, as read ones do. */
 	for (;;) {
@@ -1011,6 +1022,26 @@ static struct sigfd_creator *sigfd_creator_get(void)
 	return cr;
 }
 
+/* A place among @cr's SIGFD_CREATOR_MAX descriptors, or false. */
+static bool sigfd_count_ctx(struct sigfd_creator *cr)
+{
+	bool room;
+
+	spin_lock_irq(&cr->lock);
+	room = cr->nr_ctxs < SIGFD_CREATOR_MAX;
+	if (room)
+		cr->nr_ctxs++;
+	spin_unlock_irq(&cr->lock);
+	return room;
+}
+
+static void sigfd_uncount_ctx(struct sigfd_creator *cr)
+{
+	spin_lock_irq(&cr->lock);
+	cr->nr_ctxs--;
+	spin_unlock_irq(&cr->lock);
+}
+
 static long sigfd_create(const struct sigfd_params __user *uarg)
 {
 	struct sigfd_params p;
@@ -1032,18 +1063,21 @@ static long sigfd_create(const struct sigfd_params __user *uarg)
 	ctx->cr = sigfd_creator_get();
 	if (!ctx->cr)
 		goto out_ctx;
+	err = -EMFILE;
+	if (!sigfd_count_ctx(ctx->cr))
+		goto out_cr;
 
 	fd = get_unused_fd_flags(p.flags & SIGFD_KF_CLOEXEC ? O_CLOEXEC : 0);
 	if (fd < 0) {
 		err = fd;
-		goto out_cr;
+		goto out_uncount;
 	}
 	file = anon_inode_getfile("[sigfd]", &sigfd_fops, ctx,
 				  O_RDWR | (p.flags & SIGFD_KF_NONBLOCK ? O_NONBLOCK : 0));
 	if (IS_ERR(file)) {
 		put_unused_fd(fd);
 		err = PTR_ERR(file);
-		goto out_cr;
+		goto out_uncount;
 	}
 	ctx->file = file;
 	spin_lock_irq(&ctx->cr->lock);
@@ -1052,6 +1086,8 @@ static long sigfd_create(const struct sigfd_params __user *uarg)
 	fd_install(fd, file);
 	return fd;
 
+out_uncount:
+	sigfd_uncount_ctx(ctx->cr);
 out_cr:
 	kref_put(&ctx->cr->ref, sigfd_creator_free);
 out_ctx:
@@ -1200,7 +1236,8 @@ static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, in
  * de_thread() left only us). Nothing sent later is taken. The step is one
  * pass over what is pending (the RLIMIT_SIGPENDING of the creator's user
  * bounds it, as it bounds the kernel's own flush_sigqueue() of the same
- * queues at release) and one over the descriptors.
+ * queues at release) and one over the descriptors (SIGFD_CREATOR_MAX
+ * bounds it).
  */
 static void sigfd_hand_over(struct sigfd_creator *cr, bool at_exit)
 {
