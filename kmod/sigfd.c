@@ -18,12 +18,13 @@
  *  one wait entry on the creator's sighand->signalfd_wqh, which every queued
  *  signal wakes, and one wait queue of ours holding only the readers and
  *  pollers actually waiting, so a signal costs the sender the same with one
- *  descriptor or the most a creator may have. The bridge entry unhooks itself on the
- *  POLLFREE wakeup when that sighand is freed, as epoll does; we never pin
- *  the sighand (its last put frees it from a cache we cannot reach). While
- *  the creator runs we hold a reference on its task_struct; its exit or exec
- *  ends that, so a descriptor of a dead creator pins only its struct pid
- *  (what a pidfd pins), kept for fdinfo and the namespace translation.
+ *  descriptor or the most a creator may have. The bridge entry unhooks
+ *  itself on the POLLFREE wakeup when that sighand is freed, as epoll does;
+ *  we never pin the sighand (its last put frees it from a cache we cannot
+ *  reach). While the creator runs we hold a reference on its task_struct;
+ *  its exit or exec ends that, so a descriptor of a dead creator pins only
+ *  its struct pid (what a pidfd pins), kept for fdinfo and the namespace
+ *  translation.
  *
  *  Exit and exec: the contract at the creator's end. Probes on the
  *  sched_process_exit and sched_process_exec tracepoints run in the
