@@ -22,21 +22,21 @@ static int state_seen;
  * locals (AddressSanitizer would take their poisoned stack, left behind by
  * the forced unwind, for a use after scope when the thread ends; clang's
  * reports it in its own sigaltstack() at thread exit, google/sanitizers
- * issue 1399). So the worker reads its go byte itself, not through
- * get_byte(), whose local clang inlines into the worker's frame. */
+ * issue 1399). So get_byte()'s local lives in a frame of its own, which
+ * returns before the cancellation. */
 static sigset_t usr1;
 static pid_t tids[4];
-static char go_byte;
-static ssize_t go_read;
+
+__attribute__((noinline)) static void wait_for_go(void)
+{
+	get_byte(go[0]);
+}
 
 static void *worker(void *unused)
 {
 	(void)unused;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	/* The cancellation request is pending by now. */
-	while ((go_read = read(go[0], &go_byte, 1)) < 0 && errno == EINTR)
-		;
-	CHECK(go_read == 1);
+	wait_for_go(); /* the cancellation request is pending by now */
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	switch (which) {
 	case MAKE:
