@@ -27,9 +27,9 @@
  *   nothing; thread-directed signals (tgkill, raise) are reported.
  *   Both: a forked child reads the parent's records, never its own
  *   signals; after the creator exits or execs, a reader gets the records
- *   left, then end of file (after an exec, the native backend's reader
- *   gets end of file at once: SFD_CREATOR leaves the pending signals to
- *   the new program, as POSIX keeps them); at exit, up to MAX_EXIT_FLOOD values queued
+ *   left, then end of file (after an exec, a kernel backend's reader
+ *   gets end of file at once: it leaves the pending signals to the new
+ *   program, as POSIX keeps them); at exit, up to MAX_EXIT_FLOOD values queued
  *   unread just before (beyond a default pipe) come too; a signal of the
  *   mask the main thread leaves unblocked with a handler reaches the
  *   handler, never the fd (send_unblocked(), every mode).
@@ -83,7 +83,6 @@ struct rec {
 	bool to_thread; /* in the creator thread's own queue, not its process's */
 };
 static bool kernel_model; /* a kernel backend: the fd reads the queues themselves */
-static bool native_model; /* that backend is the kernel's own SFD_CREATOR */
 static struct rec fdq[MAX_QUEUE]; /* user space: records in the fd, unread, in order */
 static int fdq_n;
 static struct rec kq[MAX_QUEUE]; /* pending in the kernel (user space: not in the mask) */
@@ -767,8 +766,9 @@ static void finale(int sock)
 	if (share && fd_open) {
 		static struct rec left[MAX_QUEUE];
 		int n = model_take(left, MAX_QUEUE);
-		/* SFD_CREATOR takes nothing at exec: they are the new program's. */
-		if (exec_it && native_model)
+		/* The kernel backends take nothing at exec: they are the new
+		 * program's. */
+		if (exec_it && kernel_model)
 			n = 0;
 		send_fd(sock, fd);
 		CHECK(write(sock, &n, sizeof n) == (ssize_t)sizeof n);
@@ -797,15 +797,6 @@ static void run(int sock, int nops)
 	fd_open = true;
 	CHECK(fstat(fd, &st) == 0);
 	kernel_model = share && !S_ISSOCK(st.st_mode);
-	{
-		char path[64], target[64];
-		ssize_t len;
-
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		len = readlink(path, target, sizeof target - 1);
-		target[len > 0 ? len : 0] = 0;
-		native_model = kernel_model && strcmp(target, "anon_inode:[signalfd-creator]") == 0;
-	}
 	SAY("%s model", kernel_model ? "kernel" : share ? "user-space" : "local");
 	for (op_no = 0; op_no < nops; op_no++)
 		step();

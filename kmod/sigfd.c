@@ -28,21 +28,29 @@
  *
  *  Exit and exec: the contract at the creator's end. Probes on the
  *  sched_process_exit and sched_process_exec tracepoints run in the
- *  creator's own context. There, under one hold of its siglock, the
- *  signals of the descriptors' masks pending for it at that moment are
- *  handed over: their sigqueues are unlinked from its queues onto the
- *  descriptors (sigfd_hand_over()), in the order a read would have taken
- *  them, and the readers are woken. They read those records, then end of
- *  file; poll() says POLLIN|POLLHUP from that point on, as for a pipe whose
- *  writer is gone. Anything sent after that point is never readable, and
- *  none of the handed-over signals reaches the program after an exec.
- *  The sigqueues stay the kernel's, still charged to the RLIMIT_SIGPENDING
- *  of the creator's user until a read or the last close frees them through
- *  dequeue_signal() (sigfd_free_sigqueue()): descriptors of dead creators
- *  hold no more records than the limit allows the living. The step is one
- *  pass over what is pending and one over the descriptors (a creator has at
- *  most SIGFD_CREATOR_MAX open; the next is EMFILE), allocates nothing and
- *  cannot fail.
+ *  creator's own context.
+ *   - At its exit, under one hold of its siglock, the signals of the
+ *     descriptors' masks pending for it at that moment are handed over:
+ *     their sigqueues are unlinked from its queues onto the descriptors
+ *     (sigfd_hand_over()), in the order a read would have taken them, and
+ *     the readers are woken. They read those records, then end of file;
+ *     poll() says POLLIN|POLLHUP from that point on, as for a pipe whose
+ *     writer is gone. Anything sent after that point is never readable.
+ *   - At its exec nothing moves: POSIX keeps pending signals across exec,
+ *     for the new program, as the kernel's SFD_CREATOR does. The end comes
+ *     earlier than the probe: begin_new_exec() moves the creator's
+ *     self_exec_id on after de_thread() and before it installs the new
+ *     credentials, and from then on reads and polls, which look under the
+ *     creator's siglock, see end of file (sigfd_exec_begun()). So nothing
+ *     sent to a set-user-ID program, which already has its credentials
+ *     while it is being loaded, ever reaches a descriptor made before.
+ *  The handed-over sigqueues stay the kernel's, still charged to the
+ *  RLIMIT_SIGPENDING of the creator's user until a read or the last close
+ *  frees them through dequeue_signal() (sigfd_free_sigqueue()): descriptors
+ *  of dead creators hold no more records than the limit allows the living.
+ *  The step is one pass over what is pending and one over the descriptors
+ *  (a creator has at most SIGFD_CREATOR_MAX open; the next is EMFILE),
+ *  allocates nothing and cannot fail.
  *   - Several descriptors of one creator, masks overlapping: each signal
  *     goes to exactly one, the oldest descriptor whose mask has it.
  *   - A creator thread that is not its process's last (pthread_exit, or a
@@ -52,24 +60,22 @@
  *     the process's queue is the creator's too.
  *   - Exec by a non-leader thread: de_thread() kills the other threads first
  *     (each creator among them hands its private queue over at its exit),
- *     then the exec'ing thread takes over the leader's pid; its probe runs
- *     after that, still before the new program runs a single instruction,
- *     so nothing reaches it.
+ *     then the exec'ing thread takes over the leader's pid.
+ *   - An exec that fails past its point of no return kills the creator:
+ *     that exit hands nothing over either, its descriptors having ended.
  *   - A posix timer's own sigqueue is never handed over: see
- *     sigfd_hand_over_queue(). SIGALRM of ITIMER_REAL is; at exec the
- *     probe restarts a periodic timer as dequeue_signal() would.
+ *     sigfd_hand_over_queue().
  *   - A stopped creator exits only through SIGKILL, which runs do_exit():
  *     its queues are handed over then, signals sent while it was stopped
  *     included. A traced creator stops at PTRACE_EVENT_EXIT before the
  *     probe: until its tracer lets it go on it is alive and its descriptors
- *     read its live queues. At exec the probe runs before the
- *     PTRACE_EVENT_EXEC stop. Signals handed over never pass a
+ *     read its live queues. Signals handed over never pass a
  *     signal-delivery-stop, as with any signalfd read.
- *   - Between the kernel's exec point of no return and the probe, or
- *     PF_EXITING and the probe, readers still take the live queues: that is
- *     before the point. pthread_join() can return before a creator thread's
- *     probe (do_exit() clears the thread id in exit_mm(), earlier); POLLHUP
- *     on the descriptor, or waitpid() for a process, says the point passed.
+ *   - Between PF_EXITING and the exit probe readers still take the live
+ *     queues: that is before the point. pthread_join() can return before a
+ *     creator thread's probe (do_exit() clears the thread id in exit_mm(),
+ *     earlier); POLLHUP on the descriptor, or waitpid() for a process, says
+ *     the point passed.
  *
  *  dequeue_signal(tsk, ...) is written for tsk == current. When the reader
  *  is someone else, we refuse what it cannot do soundly; refused signals
@@ -149,8 +155,8 @@ static_assert(__same_type(&dequeue_signal, sigfd_dequeue_fn),
 #define SIGFD_RECHECK_MS 10
 
 /*
- * Open descriptors of one creator, wherever they are held: its exit or exec
- * walks them with interrupts off (sigfd_owners()), so however many a caller
+ * Open descriptors of one creator, wherever they are held: its exit walks
+ * them with interrupts off (sigfd_owners()), so however many a caller
  * makes and hands away, that walk stays short. The library's user-space
  * share mode allows RLIMIT_NOFILE less 20 a process.
  */
@@ -162,6 +168,7 @@ struct sigfd_creator {
 	struct task_struct *task;	/* pinned while it runs; NULL after */
 	struct pid *pid;		/* its thread pid, for fdinfo and namespaces */
 	bool gone;			/* handed over: under the siglock and ->lock */
+	u64 exec_id;			/* its self_exec_id: sigfd_exec_begun() */
 	spinlock_t lock;		/* ->gone, ->ctxs, ->nr_ctxs, each ctx's ->moved */
 	struct list_head ctxs;		/* descriptors, oldest first (RCU) */
 	unsigned int nr_ctxs;		/* open or being made: SIGFD_CREATOR_MAX */
@@ -255,6 +262,17 @@ static struct task_struct *sigfd_lock_creator(struct sigfd_creator *cr, unsigned
 		tsk = NULL;
 	rcu_read_unlock();
 	return tsk;
+}
+
+/*
+ * Has creator @cr begun an exec? begin_new_exec() moves its self_exec_id on
+ * before it installs the new program's credentials, and the exec probe runs
+ * only once the new program is loaded: from the first, the descriptors are
+ * at end of file, so nothing sent to a set-user-ID program reaches them.
+ */
+static bool sigfd_exec_begun(const struct sigfd_creator *cr, const struct task_struct *tsk)
+{
+	return READ_ONCE(tsk->self_exec_id) != cr->exec_id;
 }
 
 #define SIGFD_HOLD_TIMERS 1	/* posix-timer signals */
@@ -539,7 +557,7 @@ static int sigfd_take(struct sigfd_ctx *ctx, struct sigfd_rec *rec, bool *refuse
 		rcu_read_unlock();
 		return sigfd_take_moved(ctx, rec);
 	}
-	if (ctx->cr->gone) {
+	if (ctx->cr->gone || sigfd_exec_begun(ctx->cr, tsk)) {
 		spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 		rcu_read_unlock();
 		return sigfd_take_moved(ctx, rec);
@@ -755,6 +773,7 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	struct sigfd_creator *cr = ctx->cr;
 	struct task_struct *tsk;
 	unsigned long flags;
+	bool exec_begun = false;
 	unsigned int n = 0;
 	sigset_t ok, any;
 
@@ -762,7 +781,9 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	*refused = false;
 	rcu_read_lock();
 	tsk = sigfd_lock_creator(cr, &flags);
-	if (tsk && !cr->gone) {
+	if (tsk)
+		exec_begun = sigfd_exec_begun(cr, tsk);
+	if (tsk && !cr->gone && !exec_begun) {
 		n = sigfd_allowed(ctx, tsk, &ok, count, refused);
 		if (!count) {
 			sigorsets(&any, &tsk->pending.signal, &tsk->signal->shared_pending.signal);
@@ -775,7 +796,7 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	rcu_read_unlock();
 	/* The probe may have run meanwhile: then the handed-over ones count. */
 	spin_lock_irq(&cr->lock);
-	if (cr->gone) {
+	if (cr->gone || exec_begun) {
 		n = count ? ctx->nr_moved : !!ctx->nr_moved;
 		*gone = true;
 		*refused = false;
@@ -839,7 +860,8 @@ static long sigfd_setmask(struct sigfd_ctx *ctx, const struct sigfd_params __use
 	rcu_read_lock();
 	tsk = sigfd_lock_creator(ctx->cr, &flags);
 	if (tsk) {
-		if (current->signal == tsk->signal && !ctx->cr->gone) {
+		if (current->signal == tsk->signal && !ctx->cr->gone &&
+		    !sigfd_exec_begun(ctx->cr, tsk)) {
 			/* fdinfo reads it without the lock */
 			for (i = 0; i < _NSIG_WORDS; i++)
 				WRITE_ONCE(ctx->mask.sig[i], mask.sig[i]);
@@ -1008,6 +1030,7 @@ static struct sigfd_creator *sigfd_creator_get(void)
 		return NULL;
 	kref_init(&cr->ref);
 	cr->task = get_task_struct(current);
+	cr->exec_id = current->self_exec_id;
 	cr->pid = get_task_pid(current, PIDTYPE_PID);
 	spin_lock_init(&cr->lock);
 	INIT_LIST_HEAD(&cr->ctxs);
@@ -1120,7 +1143,7 @@ static struct miscdevice sigfd_dev = {
 /*
  * Under current's siglock and cr->lock: which live descriptor takes each
  * signal, the oldest whose mask has it. One whose last reference is gone
- * (close-on-exec, say) takes nothing.
+ * (being released) takes nothing.
  */
 static void sigfd_owners(struct sigfd_creator *cr, struct sigfd_sort *s)
 {
@@ -1229,45 +1252,32 @@ static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, in
 }
 
 /*
- * In creator @cr's own context (its exit or exec probe): the contract at
- * the creator's end. The signals of the descriptors' masks pending for it
- * at this moment go to them in one step under one hold of its siglock:
- * its private queue always, its process's queue when no sibling thread
- * lives on to take those (the process is ending, or this is exec, where
- * de_thread() left only us). Nothing sent later is taken. The step is one
- * pass over what is pending (the RLIMIT_SIGPENDING of the creator's user
- * bounds it, as it bounds the kernel's own flush_sigqueue() of the same
- * queues at release) and one over the descriptors (SIGFD_CREATOR_MAX
+ * In creator @cr's own context, at its exit: the contract at the creator's
+ * end. The signals of the descriptors' masks pending for it at this moment
+ * go to them in one step under one hold of its siglock: its private queue
+ * always, its process's queue when no sibling thread lives on to take
+ * those (the process is ending). Nothing sent later is taken. The step is
+ * one pass over what is pending (the RLIMIT_SIGPENDING of the creator's
+ * user bounds it, as it bounds the kernel's own flush_sigqueue() of the
+ * same queues at release) and one over the descriptors (SIGFD_CREATOR_MAX
  * bounds it).
  */
-static void sigfd_hand_over(struct sigfd_creator *cr, bool at_exit)
+static void sigfd_hand_over(struct sigfd_creator *cr)
 {
 	struct signal_struct *signal = current->signal;
 	struct sigfd_sort *s = this_cpu_ptr(&sigfd_sort);
-	bool group_ends = !at_exit || (signal->flags & SIGNAL_GROUP_EXIT) ||
-			  !atomic_read(&signal->live);
-	struct sigfd_ctx *alarm_owner = NULL;
-	struct hrtimer *real = &signal->real_timer;
 
 	sigfd_owners(cr, s);
 	sigfd_hand_over_queue(s, &current->pending, 0);
-	if (!group_ends)
-		return;
-	sigfd_hand_over_queue(s, &signal->shared_pending, 1);
-	alarm_owner = s->owner[SIGALRM - 1];
-	/*
-	 * As dequeue_signal() does for SIGALRM: restart a periodic ITIMER_REAL
-	 * after exec, which keeps it. Never at exit: the last thread cancels
-	 * it in do_exit(), maybe right now, and nobody would cancel it again.
-	 */
-	if (!at_exit && alarm_owner && sigismember(&alarm_owner->moved[1].signal, SIGALRM) &&
-	    !hrtimer_is_queued(real) && signal->it_real_incr) {
-		hrtimer_forward(real, real->base->get_time(), signal->it_real_incr);
-		hrtimer_restart(real);
-	}
+	if ((signal->flags & SIGNAL_GROUP_EXIT) || !atomic_read(&signal->live))
+		sigfd_hand_over_queue(s, &signal->shared_pending, 1);
 }
 
-/* Under RCU: creator @cr ends. See the header comment. */
+/*
+ * Under RCU: creator @cr ends. Its exit hands its pending signals over; its
+ * exec hands nothing over, and neither does its exit after an exec that
+ * failed past its point of no return (see the header comment).
+ */
 static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 {
 	struct sighand_struct *sighand = current->sighand;
@@ -1276,7 +1286,8 @@ static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 	sigfd_unhash(cr);
 	spin_lock_irqsave(&sighand->siglock, flags);
 	spin_lock(&cr->lock);
-	sigfd_hand_over(cr, at_exit);
+	if (at_exit && !sigfd_exec_begun(cr, current))
+		sigfd_hand_over(cr);
 	cr->gone = true;
 	spin_unlock(&cr->lock);
 	recalc_sigpending();
@@ -1314,7 +1325,7 @@ static void sigfd_on_exit(void *data, struct task_struct *p)
 static void sigfd_on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
-	sigfd_task_ends(p, false);	/* the new program has not run yet */
+	sigfd_task_ends(p, false);	/* end of file since sigfd_exec_begun() */
 }
 
 static struct tracepoint *sigfd_tp_exit, *sigfd_tp_exec;

@@ -214,12 +214,6 @@ static inline int kernel_backend(int fd)
 	return fd_link_is(fd, "anon_inode:[sigfd]") || fd_link_is(fd, "anon_inode:[signalfd-creator]");
 }
 
-/* The kernel's own SFD_CREATOR descriptor (kernel/'s series)? */
-static inline int native_backend(int fd)
-{
-	return fd_link_is(fd, "anon_inode:[signalfd-creator]");
-}
-
 
 /* The number at field (0-based) of the line of thread tid's status file
  * that starts with key; -1 if none. */

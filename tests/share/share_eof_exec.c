@@ -2,10 +2,9 @@
 /* End of file when the creator execs (to a program that keeps running):
  * read() returns 0 and poll() says POLLIN|POLLHUP; signals sent to the new
  * image never appear on the fd, they stay with the new image. Records the
- * user-space backend had taken before the exec are read first, and so are
- * those the kernel module takes at the exec. The native backend
- * (SFD_CREATOR) takes nothing at the exec: POSIX keeps pending signals for
- * the new image, which finds them all still pending. */
+ * user-space backend had taken before the exec are read first. The kernel
+ * backends (SFD_CREATOR, the module) take nothing at the exec: POSIX keeps
+ * pending signals for the new image, which finds them all still pending. */
 #include "share_util.h"
 
 #define COUNT 10 /* the "10" below */
@@ -59,13 +58,13 @@ int main(int argc, char **argv)
 		WAIT_UNTIL(queued_bytes(fd) == COUNT * 128);
 		snprintf(up_fd, sizeof up_fd, "%d", up[1]);
 		snprintf(parent, sizeof parent, "%d", (int)getppid());
-		execl(argv[0], argv[0], "image", up_fd, parent, native_backend(fd) ? "10" : "0",
+		execl(argv[0], argv[0], "image", up_fd, parent, kernel_backend(fd) ? "10" : "0",
 		      (char *)NULL);
 		_exit(127);
 	}
 	CHECK(close(up[1]) == 0); /* a failed exec then shows as end of file on up[0] */
 	int fd = recv_fd(link[0]);
-	int before_exec = native_backend(fd) ? 0 : COUNT;
+	int before_exec = kernel_backend(fd) ? 0 : COUNT;
 	CHECK(write(go[1], "g", 1) == 1);
 	CHECK(read(up[0], &c, 1) == 1); /* the new image runs */
 
