@@ -27,6 +27,9 @@
 #                               KMOD_BUILD through a private apt list, nothing is installed.
 #                               Note: 6.12.95 under this QEMU's TCG crashed on its own here
 #                               (once in PCI probing at boot, before any module was loaded)
+#   KMOD_KERNEL=rt              Debian's 6.1 PREEMPT_RT kernel (linux-image-rt-amd64), where
+#                               the siglock does not disable preemption (make kmod-rt-check);
+#                               image and headers fetched into KMOD_BUILD as for backports
 #   KMOD_KERNEL=debug           Debian's linux-source-6.1 built here as a debug kernel (KASAN,
 #                               lockdep, debug objects: kernel/config.debug and config.module),
 #                               kept with its build tree in the kernel cache outside the work
@@ -53,17 +56,19 @@
 #   KMOD_TIMEOUT=300            whole guest run, seconds; KMOD_TEST_TIMEOUT=60 per test
 #                               (2400 and 300 for the debug kernel)
 #   KMOD_NO_INSTALL=1           never apt-get, even as root
-#   KMOD_BUILD=build/kmod       where everything built goes (build/kmod-backports with
-#                               KMOD_KERNEL=backports)
+#   KMOD_BUILD=build/kmod       where everything built goes (build/kmod-KMOD_KERNEL with
+#                               KMOD_KERNEL set)
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
 case ${KMOD_KERNEL:-} in
-backports) out=${KMOD_BUILD:-build/kmod-backports} ;;
-debug) out=${KMOD_BUILD:-build/kmod-debug} ;;
+backports | debug | rt) out=${KMOD_BUILD:-build/kmod-$KMOD_KERNEL} ;;
 '') out=${KMOD_BUILD:-build/kmod} ;;
-*) echo "kmod: KMOD_KERNEL: 'backports' or 'debug'" >&2; exit 2 ;;
+*) echo "kmod: KMOD_KERNEL: 'backports', 'rt' or 'debug'" >&2; exit 2 ;;
 esac
+# Debian's image flavour: the package linux-image-$FLAVOUR-amd64.
+flavour=cloud
+[ "${KMOD_KERNEL:-}" = rt ] && flavour=rt
 # A debug kernel runs slower, needs room for KASAN's shadow, and must go on
 # past a first report so that the whole dmesg is judged.
 if [ "${KMOD_KERNEL:-}" = debug ]; then
@@ -105,8 +110,8 @@ resolve_kver() {
 	[ "${KMOD_KERNEL:-}" = debug ] && { KVER=6.1-debug; return 0; }
 	[ "${KMOD_KERNEL:-}" = backports ] && backports_apt
 	# shellcheck disable=SC2086 # APT_OPTS is a list of options
-	KVER=$(apt-cache $APT_OPTS depends linux-image-cloud-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\([0-9].*-cloud-amd64\)$/\1/p' | head -n 1)
+	KVER=$(apt-cache $APT_OPTS depends "linux-image-$flavour-amd64" 2>/dev/null |
+		sed -n "s/^ *Depends: linux-image-\([0-9].*-$flavour-amd64\)\$/\1/p" | head -n 1)
 	if [ -z "$KVER" ] && [ -z "${KMOD_KERNEL:-}" ]; then # no apt lists: fall back on installed headers
 		KVER=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null |
 			sed 's|.*/linux-headers-||' | sort -V | tail -n 1)
@@ -114,9 +119,9 @@ resolve_kver() {
 	[ -n "$KVER" ]
 }
 
-# Where the kernel's build tree is: installed headers, or for backports the
-# three header packages unpacked under KMOD_BUILD, their top Makefile pointed
-# at the unpacked common tree.
+# Where the kernel's build tree is: installed headers, or for backports and
+# rt the three header packages unpacked under KMOD_BUILD, their top Makefile
+# pointed at the unpacked common tree.
 KSRC=
 headers() {
 	if [ "${KMOD_KERNEL:-}" = debug ]; then
@@ -131,18 +136,20 @@ headers() {
 		KVER=$(cat "$KSRC/include/config/kernel.release")
 		return 0
 	fi
-	if [ "${KMOD_KERNEL:-}" != backports ]; then
+	if [ -z "${KMOD_KERNEL:-}" ]; then
 		KSRC=/usr/src/linux-headers-$KVER
 		return 0
 	fi
-	base=${KVER%-cloud-amd64}
 	root=$out/kernel/headers-$KVER
 	KSRC=$root/usr/src/linux-headers-$KVER
 	[ -f "$KSRC/Makefile" ] && return 0
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2086
-	(cd "$tmp" && apt-get $APT_OPTS download "linux-headers-$KVER" "linux-headers-$base-common" \
-		"linux-kbuild-$base" 2>&1) | grep -v -e '_apt' -e 'sandbox' >&2 || true
+	# With the two it depends on: the common tree and the kbuild tools.
+	# shellcheck disable=SC2046,SC2086
+	(cd "$tmp" && apt-get $APT_OPTS download "linux-headers-$KVER" $(apt-cache $APT_OPTS depends \
+		"linux-headers-$KVER" | sed -n 's/^ *Depends: \(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p') \
+		2>&1) | grep -v -e '_apt' -e 'sandbox' >&2 || true
 	[ "$(ls "$tmp"/*.deb 2>/dev/null | wc -l)" = 3 ] ||
 		{ rm -rf "$tmp"; die "cannot download the headers of $KVER"; }
 	mkdir -p "$root"
@@ -164,8 +171,8 @@ missing_packages() {
 	[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || m="$m libc6-dev"
 	if [ "${KMOD_KERNEL:-}" = debug ]; then
 		m="$m $(KPATCH_KERNEL=6.1 sh kernel/run.sh --missing)"
-	elif [ "${KMOD_KERNEL:-}" = backports ]; then
-		: # fetched, never installed
+	elif [ -n "${KMOD_KERNEL:-}" ]; then
+		: # backports, rt: fetched, never installed
 	elif [ -n "${KVER:-}" ]; then
 		[ -f "/usr/src/linux-headers-$KVER/Makefile" ] || m="$m linux-headers-$KVER"
 	else

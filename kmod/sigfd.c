@@ -27,8 +27,8 @@
  *  translation.
  *
  *  Exit and exec: the contract at the creator's end. Probes on the
- *  sched_process_exit and sched_process_exec tracepoints run in the
- *  creator's own context.
+ *  sched_process_exit and sched_process_exec tracepoints queue the end as
+ *  task work, which runs in the creator's own context (sigfd_task_ends()).
  *   - At its exit, under one hold of its siglock, the signals of the
  *     descriptors' masks pending for it at that moment are handed over:
  *     their sigqueues are unlinked from its queues onto the descriptors
@@ -37,13 +37,14 @@
  *     poll() says POLLIN|POLLHUP from that point on, as for a pipe whose
  *     writer is gone. Anything sent after that point is never readable.
  *   - At its exec nothing moves: POSIX keeps pending signals across exec,
- *     for the new program, as the kernel's SFD_CREATOR does. The end comes
- *     earlier than the probe: begin_new_exec() moves the creator's
- *     self_exec_id on after de_thread() and before it installs the new
- *     credentials, and from then on reads and polls, which look under the
- *     creator's siglock, see end of file (sigfd_exec_begun()). So nothing
- *     sent to a set-user-ID program, which already has its credentials
- *     while it is being loaded, ever reaches a descriptor made before.
+ *     for the new program, as the kernel's SFD_CREATOR does. For readers
+ *     the end comes earlier than the probe: begin_new_exec() moves the
+ *     creator's self_exec_id on after de_thread() and before it installs
+ *     the new credentials, and from then on reads and polls, which look
+ *     under the creator's siglock, see end of file (sigfd_exec_begun()).
+ *     So nothing sent to a set-user-ID program, which already has its
+ *     credentials while it is being loaded, reaches a descriptor made
+ *     before.
  *  The handed-over sigqueues stay the kernel's, still charged to the
  *  RLIMIT_SIGPENDING of the creator's user until a read or the last close
  *  frees them through dequeue_signal() (sigfd_free_sigqueue()): descriptors
@@ -71,11 +72,11 @@
  *     probe: until its tracer lets it go on it is alive and its descriptors
  *     read its live queues. Signals handed over never pass a
  *     signal-delivery-stop, as with any signalfd read.
- *   - Between PF_EXITING and the exit probe readers still take the live
- *     queues: that is before the point. pthread_join() can return before a
- *     creator thread's probe (do_exit() clears the thread id in exit_mm(),
- *     earlier); POLLHUP on the descriptor, or waitpid() for a process, says
- *     the point passed.
+ *   - Between PF_EXITING and the end in exit_task_work() readers still take
+ *     the live queues: that is before the point. pthread_join() can return
+ *     before a creator thread's end (do_exit() clears the thread id in
+ *     exit_mm(), earlier); POLLHUP on the descriptor, or waitpid() for a
+ *     process, says the point passed.
  *
  *  dequeue_signal(tsk, ...) is written for tsk == current. When the reader
  *  is someone else, we refuse what it cannot do soundly; refused signals
@@ -117,6 +118,7 @@
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/kref.h>
+#include <linux/local_lock.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
@@ -127,6 +129,7 @@
 #include <linux/signal.h>
 #include <linux/signalfd.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/timer.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -177,6 +180,9 @@ struct sigfd_creator {
 	wait_queue_head_t *bridged;	/* that queue; NULL once unhooked */
 	struct timer_list recheck;	/* wakes ->wqh while a refusal holds */
 	struct hlist_node node;		/* in sigfd_creators while it runs */
+	atomic_t ending;		/* a probe queued ->end_work */
+	bool end_at_exit;		/* ... at its exit, not its exec */
+	struct callback_head end_work;	/* sigfd_end_work(), as task work */
 	struct rcu_head rcu;
 };
 
@@ -206,17 +212,19 @@ struct sigfd_rec {
 };
 
 /*
- * Scratch for the hand-over, which runs under the creator's siglock with
- * interrupts off, so this CPU's copy is ours: the descriptor taking each
- * signal, and the entries taken from one queue, by signal. The lists are
- * empty between hand-overs.
+ * Scratch for the hand-over: the descriptor taking each signal, and the
+ * entries taken from one queue, by signal. The lists are empty between
+ * hand-overs. This CPU's copy is ours under ->lock, which is free where the
+ * siglock disables interrupts; under PREEMPT_RT the siglock sleeps and
+ * leaves preemption on, and another creator's exit on this CPU waits there.
  */
 struct sigfd_sort {
+	local_lock_t lock;
 	struct sigfd_ctx *owner[_NSIG];
 	struct list_head by_sig[_NSIG];
 };
 
-static DEFINE_PER_CPU(struct sigfd_sort, sigfd_sort);
+static DEFINE_PER_CPU(struct sigfd_sort, sigfd_sort) = { .lock = INIT_LOCAL_LOCK(lock) };
 
 /* Running creators by task, for create and the exit and exec probes. */
 static DEFINE_HASHTABLE(sigfd_creators, 7);
@@ -249,8 +257,8 @@ static struct sighand_struct *sigfd_lock(struct task_struct *tsk, unsigned long 
 
 /*
  * Lock a running creator's sighand. The task pointer is valid under RCU:
- * the probes clear it before the creator can be reaped. NULL once it ran
- * its probe; otherwise the caller checks ->state under the lock.
+ * its end clears it before the creator can be reaped. NULL once it ended;
+ * otherwise the caller checks ->gone under the lock.
  */
 static struct task_struct *sigfd_lock_creator(struct sigfd_creator *cr, unsigned long *flags)
 {
@@ -794,7 +802,7 @@ static unsigned int sigfd_ready(struct sigfd_ctx *ctx, bool count, bool *gone, b
 	if (tsk)
 		spin_unlock_irqrestore(&tsk->sighand->siglock, flags);
 	rcu_read_unlock();
-	/* The probe may have run meanwhile: then the handed-over ones count. */
+	/* The end may have run meanwhile: then the handed-over ones count. */
 	spin_lock_irq(&cr->lock);
 	if (cr->gone || exec_begun) {
 		n = count ? ctx->nr_moved : !!ctx->nr_moved;
@@ -891,7 +899,7 @@ static long sigfd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
-/* Leave the creator's signalfd_wqh, once: the probe, the last release and
+/* Leave the creator's signalfd_wqh, once: the end, the last release and
  * POLLFREE may all try. As ep_remove_wait_queue(): if POLLFREE has not
  * unhooked us yet, the sighand is still there, or at least still a sighand,
  * under RCU.
@@ -944,7 +952,7 @@ static int sigfd_release(struct inode *inode, struct file *file)
 	unsigned int n = 0;
 
 	spin_lock_irq(&cr->lock);
-	ctx->closed = true;	/* a probe running now hands us nothing */
+	ctx->closed = true;	/* an end running now hands us nothing */
 	list_del_rcu(&ctx->node);
 	cr->nr_ctxs--;
 	spin_unlock_irq(&cr->lock);
@@ -1265,16 +1273,19 @@ static void sigfd_hand_over_queue(struct sigfd_sort *s, struct sigpending *p, in
 static void sigfd_hand_over(struct sigfd_creator *cr)
 {
 	struct signal_struct *signal = current->signal;
-	struct sigfd_sort *s = this_cpu_ptr(&sigfd_sort);
+	struct sigfd_sort *s;
 
+	local_lock(&sigfd_sort.lock);
+	s = this_cpu_ptr(&sigfd_sort);
 	sigfd_owners(cr, s);
 	sigfd_hand_over_queue(s, &current->pending, 0);
 	if ((signal->flags & SIGNAL_GROUP_EXIT) || !atomic_read(&signal->live))
 		sigfd_hand_over_queue(s, &signal->shared_pending, 1);
+	local_unlock(&sigfd_sort.lock);
 }
 
 /*
- * Under RCU: creator @cr ends. Its exit hands its pending signals over; its
+ * Creator @cr ends, in its own context. Its exit hands its pending signals over; its
  * exec hands nothing over, and neither does its exit after an exec that
  * failed past its point of no return (see the header comment).
  */
@@ -1298,19 +1309,43 @@ static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 	sigfd_put_task(cr);
 }
 
+static void sigfd_end_work(struct callback_head *work)
+{
+	struct sigfd_creator *cr = container_of(work, struct sigfd_creator, end_work);
+
+	sigfd_creator_ends(cr, cr->end_at_exit);
+	kref_put(&cr->ref, sigfd_creator_free);
+}
+
 /*
- * The exit and exec probes: @p == current. There is one creator struct per
- * task, but one whose last descriptor is being released may still be in
- * the table beside a new one: end them all.
+ * The exit and exec probes: @p == current. A tracepoint's probes run with
+ * preemption off, where the siglock, a sleeping lock under PREEMPT_RT, may
+ * not be taken; so the end runs as task work of the creator: at its exit
+ * in exit_task_work(), before exit_notify() (waitpid() still says it has
+ * passed), at its exec before the new program's first instruction (an
+ * exec killed before that exits, and runs it then). task_work_add() fails
+ * only once exit_task_work() has run, which is after both probes. There is
+ * one creator struct per task, but one whose last descriptor is being
+ * released may still be in the table beside a new one: nothing to end
+ * there, and its release puts the task.
  */
 static void sigfd_task_ends(struct task_struct *p, bool at_exit)
 {
 	struct sigfd_creator *cr;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(sigfd_creators, cr, node, (unsigned long)p)
-		if (READ_ONCE(cr->task) == p)
-			sigfd_creator_ends(cr, at_exit);
+	hash_for_each_possible_rcu(sigfd_creators, cr, node, (unsigned long)p) {
+		if (READ_ONCE(cr->task) != p || !kref_get_unless_zero(&cr->ref))
+			continue;
+		if (atomic_xchg(&cr->ending, 1)) {	/* exec's, then an exit */
+			kref_put(&cr->ref, sigfd_creator_free);	/* not the last */
+			continue;
+		}
+		cr->end_at_exit = at_exit;
+		init_task_work(&cr->end_work, sigfd_end_work);
+		if (WARN_ON_ONCE(task_work_add(p, &cr->end_work, TWA_RESUME)))
+			kref_put(&cr->ref, sigfd_creator_free);
+	}
 	rcu_read_unlock();
 }
 
