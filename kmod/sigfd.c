@@ -1285,9 +1285,9 @@ static void sigfd_hand_over(struct sigfd_creator *cr)
 }
 
 /*
- * Creator @cr ends, in its own context. Its exit hands its pending signals over; its
- * exec hands nothing over, and neither does its exit after an exec that
- * failed past its point of no return (see the header comment).
+ * Creator @cr ends, in its own context. Its exit hands its pending signals
+ * over; its exec hands nothing over, and neither does its exit after an
+ * exec that failed past its point of no return (see the header comment).
  */
 static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 {
@@ -1309,12 +1309,14 @@ static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 	sigfd_put_task(cr);
 }
 
+/* The task work sigfd_task_ends() queued, with a creator and a module reference. */
 static void sigfd_end_work(struct callback_head *work)
 {
 	struct sigfd_creator *cr = container_of(work, struct sigfd_creator, end_work);
 
 	sigfd_creator_ends(cr, cr->end_at_exit);
 	kref_put(&cr->ref, sigfd_creator_free);
+	module_put(THIS_MODULE);
 }
 
 /*
@@ -1324,10 +1326,11 @@ static void sigfd_end_work(struct callback_head *work)
  * in exit_task_work(), before exit_notify() (waitpid() still says it has
  * passed), at its exec before the new program's first instruction (an
  * exec killed before that exits, and runs it then). task_work_add() fails
- * only once exit_task_work() has run, which is after both probes. There is
- * one creator struct per task, but one whose last descriptor is being
- * released may still be in the table beside a new one: nothing to end
- * there, and its release puts the task.
+ * only once exit_task_work() has run, which is after both probes. The
+ * work holds the module, whose descriptors may all be closed meanwhile.
+ * There is one creator struct per task, but one whose last descriptor is
+ * being released may still be in the table beside a new one: nothing to
+ * end there, and its release puts the task.
  */
 static void sigfd_task_ends(struct task_struct *p, bool at_exit)
 {
@@ -1342,9 +1345,12 @@ static void sigfd_task_ends(struct task_struct *p, bool at_exit)
 			continue;
 		}
 		cr->end_at_exit = at_exit;
+		__module_get(THIS_MODULE);	/* live: its probe is running */
 		init_task_work(&cr->end_work, sigfd_end_work);
-		if (WARN_ON_ONCE(task_work_add(p, &cr->end_work, TWA_RESUME)))
+		if (WARN_ON_ONCE(task_work_add(p, &cr->end_work, TWA_RESUME))) {
 			kref_put(&cr->ref, sigfd_creator_free);
+			module_put(THIS_MODULE);
+		}
 	}
 	rcu_read_unlock();
 }
