@@ -144,7 +144,6 @@ headers() {
 	KSRC=$root/usr/src/linux-headers-$KVER
 	[ -f "$KSRC/Makefile" ] && return 0
 	tmp=$(mktemp -d)
-	# shellcheck disable=SC2086
 	# With the two it depends on: the common tree and the kbuild tools.
 	# shellcheck disable=SC2046,SC2086
 	(cd "$tmp" && apt-get $APT_OPTS download "linux-headers-$KVER" $(apt-cache $APT_OPTS depends \
