@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A creator has at most 1,024 descriptors open, wherever they are held
- * (SIGFD_CREATOR_MAX): its exit or exec walks them with interrupts off.
+ * (SIGFD_CREATOR_MAX): its exit walks them with interrupts off.
  * The 1,025th is EMFILE, with the caller's pending signals untouched;
  * those handed to a child still count until the child lets them go; a
  * close makes room again; another thread of the same process is a
