@@ -107,6 +107,10 @@ finish 1
 start_watch -t0 -x USR1,RTMIN+1 USR1 USR2 rtmin+1 HUP
 [ "$nsig" = 2 ] || fail "named less excluded: watching $nsig, want 2"
 finish 1
+# KILL and STOP, never watched, may be excluded: that changes nothing.
+start_watch -t0 -x KILL,STOP -x 9
+[ "$nsig" = "$all" ] || fail "-x KILL,STOP: watching $nsig of $all"
+finish 1
 # An excluded signal is not blocked: it acts as usual (SIGUSR1 kills).
 start_watch -t 60 -x USR1 USR2 USR1
 kill -USR1 "$wpid"
