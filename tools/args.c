@@ -500,10 +500,19 @@ int send_parse(int argc, char **argv, struct send_args *a, char *msg, size_t siz
 		case 'n':
 			if (have_sig)
 				return fail(msg, size, "the signal is given twice");
-			if (c == 'n' && parse_long(optarg, 0, NSIG - 1, &v) < 0)
-				return fail(msg, size, "bad signal number '%s'", optarg);
-			if (sendable(optarg, &a->sig, msg, size) < 0)
+			if (c == 'n') {
+				char number[16];
+
+				/* Digits only; "00" is 0 and "010" is 10, as a number. */
+				if (*optarg == '-' || *optarg == '+' ||
+				    parse_long(optarg, 0, NSIG - 1, &v) < 0)
+					return fail(msg, size, "bad signal number '%s'", optarg);
+				snprintf(number, sizeof number, "%ld", v);
+				if (sendable(number, &a->sig, msg, size) < 0)
+					return -1;
+			} else if (sendable(optarg, &a->sig, msg, size) < 0) {
 				return -1;
+			}
 			have_sig = 1;
 			first = 0;
 			break;

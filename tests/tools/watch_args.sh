@@ -144,6 +144,9 @@ sbad -USR1 -s USR2 $$
 sbad -n USR1 $$
 sbad -n 999 $$
 sbad -n -1 $$
+sbad -n +9 $$
+grep -q "^sigfd-send: bad signal number '+9'\$" "$dir/e" || fail "-n +9: $(cat "$dir/e")"
+sbad -n -0 $$
 sbad --signal=USR1 --bogus $$
 sbad -q 1 USR1 -- -$$
 sbad -TERM -1234
@@ -158,7 +161,7 @@ status=0
 [ "$status" -eq 1 ] && grep -q '^sigfd-send: kill 2147483647: ' "$dir/e" || fail "sigfd-send to no process: $status"
 
 # Signal 0: the existence check, in each spelling.
-for form in "0 $$" "-0 $$" "-s 0 $$" "-n 0 $$" "--signal=0 $$" "-q 1 0 $$"; do
+for form in "0 $$" "-0 $$" "-s 0 $$" "-n 0 $$" "-n 00 $$" "--signal=0 $$" "-q 1 0 $$"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$SEND" $form || fail "sigfd-send $form: status $?"
 done
