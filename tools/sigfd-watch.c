@@ -68,13 +68,26 @@ static int watch(const struct watch_args *a)
 	return EXIT_TIMEOUT;
 }
 
-int main(int argc, char **argv)
+/* A system error's status before the options are taken: that of a run
+ * with a COMMAND when the command line alone names one. */
+static int system_status(int argc, char **argv)
 {
 	struct watch_args a;
 	char msg[512];
 
-	if (!(argv = watch_env_argv(&argc, argv, msg, sizeof msg)))
-		die(EXIT_USAGE, "%s", msg);
+	if (watch_parse(argc, argv, &a, msg, sizeof msg) == 0 && a.command)
+		return EXIT_WRAP_SYSTEM;
+	return EXIT_SYSTEM;
+}
+
+int main(int argc, char **argv)
+{
+	struct watch_args a;
+	char msg[512], **all;
+
+	if (!(all = watch_env_argv(&argc, argv, msg, sizeof msg)))
+		die(errno == ENOMEM ? system_status(argc, argv) : EXIT_USAGE, "%s", msg);
+	argv = all;
 	if (watch_parse(argc, argv, &a, msg, sizeof msg) < 0)
 		die(EXIT_USAGE, "%s%s", msg,
 		    getenv(WATCH_ENV) ? " (" WATCH_ENV " is set: its words come first)" : "");

@@ -4,6 +4,7 @@
  * after them, so its own -o or -k wins and its -x and -r add to theirs.
  * "--" is refused: the variable never names a COMMAND. The variable is left
  * in COMMAND's environment, as every other variable is. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ char **watch_env_argv(int *argc, char **argv, char *msg, size_t size)
 	out = malloc(sizeof *out * (strlen(env) / 2 + 2 + (size_t)*argc));
 	if (!words || !out) {
 		snprintf(msg, size, "%s: out of memory", WATCH_ENV);
+		errno = ENOMEM;
 		return NULL;
 	}
 	out[n++] = argv[0];
@@ -37,6 +39,7 @@ char **watch_env_argv(int *argc, char **argv, char *msg, size_t size)
 		if (strcmp(w, "--") == 0) {
 			snprintf(msg, size, "%s may hold options only, not '--' or a COMMAND",
 				 WATCH_ENV);
+			errno = EINVAL;
 			return NULL;
 		}
 		out[n++] = w;
@@ -45,6 +48,7 @@ char **watch_env_argv(int *argc, char **argv, char *msg, size_t size)
 	if (n > 1 && watch_word_wants_value(out[n - 1])) {
 		snprintf(msg, size, "%s: its last word '%s' needs a value, there", WATCH_ENV,
 			 out[n - 1]);
+		errno = EINVAL;
 		return NULL;
 	}
 	for (i = 1; i < *argc; i++)

@@ -11,7 +11,8 @@
 
 /* argv with the variable's words put first, after argv[0], and *argc
  * counted again; argv itself when the variable is unset or blank. NULL with
- * a message in msg when it cannot be used. */
+ * a message in msg when it cannot be used: errno ENOMEM when memory ran
+ * out, EINVAL when its words are wrong. */
 char **watch_env_argv(int *argc, char **argv, char *msg, size_t size);
 
 #endif
