@@ -441,12 +441,18 @@ static int add_pid(struct send_args *a, const char *s, char *msg, size_t size)
 	return 0;
 }
 
+/* Signal 0, spelled "0", "00", ...: signame_parse() has no signal 0. */
+static int is_zero(const char *s)
+{
+	return *s && !s[strspn(s, "0")];
+}
+
 /* A signal to send: any signal, or 0. */
 static int sendable(const char *s, int *sig, char *msg, size_t size)
 {
 	const char *why;
 
-	if (strcmp(s, "0") == 0) {
+	if (is_zero(s)) {
 		*sig = 0;
 		return 0;
 	}
@@ -475,8 +481,8 @@ int send_parse(int argc, char **argv, struct send_args *a, char *msg, size_t siz
 	 * rest is parsed as a command line of its own, this word its argv[0]. */
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] && argv[1][1] != '-') {
 		const char *why;
-		int sig = strcmp(argv[1] + 1, "0") == 0 ? 0 : signame_parse(argv[1] + 1, &why);
-		if (sig || strcmp(argv[1] + 1, "0") == 0) {
+		int zero = is_zero(argv[1] + 1), sig = zero ? 0 : signame_parse(argv[1] + 1, &why);
+		if (sig || zero) {
 			a->sig = sig;
 			have_sig = 1;
 			argc--;
@@ -500,19 +506,12 @@ int send_parse(int argc, char **argv, struct send_args *a, char *msg, size_t siz
 		case 'n':
 			if (have_sig)
 				return fail(msg, size, "the signal is given twice");
-			if (c == 'n') {
-				char number[16];
-
-				/* Digits only; "00" is 0 and "010" is 10, as a number. */
-				if (*optarg == '-' || *optarg == '+' ||
-				    parse_long(optarg, 0, NSIG - 1, &v) < 0)
-					return fail(msg, size, "bad signal number '%s'", optarg);
-				snprintf(number, sizeof number, "%ld", v);
-				if (sendable(number, &a->sig, msg, size) < 0)
-					return -1;
-			} else if (sendable(optarg, &a->sig, msg, size) < 0) {
+			/* A number has no sign. */
+			if (c == 'n' && (*optarg == '-' || *optarg == '+' ||
+					 parse_long(optarg, 0, NSIG - 1, &v) < 0))
+				return fail(msg, size, "bad signal number '%s'", optarg);
+			if (sendable(optarg, &a->sig, msg, size) < 0)
 				return -1;
-			}
 			have_sig = 1;
 			first = 0;
 			break;

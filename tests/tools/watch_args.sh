@@ -161,7 +161,8 @@ status=0
 [ "$status" -eq 1 ] && grep -q '^sigfd-send: kill 2147483647: ' "$dir/e" || fail "sigfd-send to no process: $status"
 
 # Signal 0: the existence check, in each spelling.
-for form in "0 $$" "-0 $$" "-s 0 $$" "-n 0 $$" "-n 00 $$" "--signal=0 $$" "-q 1 0 $$"; do
+for form in "0 $$" "00 $$" "-0 $$" "-00 $$" "-s 0 $$" "-s 00 $$" "-n 0 $$" "-n 00 $$" \
+	"--signal=0 $$" "-q 1 0 $$"; do
 	# shellcheck disable=SC2086 # split on purpose
 	"$SEND" $form || fail "sigfd-send $form: status $?"
 done
