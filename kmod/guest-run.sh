@@ -15,7 +15,8 @@
 #
 # Guest programs: kmod/tests/*.c (suite "kmod"), the programs of the tests/
 # folders of tier kmod in tests/folders (suite FOLDER: tests/share/), in suite "m2" kmod/tests/reader_wakeup_race on test builds of the
-# module (build_m2_suite) and, in suite "model", fuzz/model_diff (share mode
+# module (build_m2_suite), in suite "end" kmod/tests/unload_after_end on
+# another (build_end_suite) and, in suite "model", fuzz/model_diff (share mode
 # checked against the kernel backends' model) and fuzz/soak, each one self-contained and
 # linked with libsigfd, run with SIGFD_BACKEND=kernel. Tests listed for
 # backend "module" in tests/known-differences count as XFAIL, not as
@@ -258,6 +259,24 @@ build_m2_suite() {
 	cp kmod/guest-m2.sh "$out/root/x/guest-m2.sh"
 }
 
+# Suite "end": kmod/tests/unload_after_end on a test build of sigfd.c whose
+# creator's end, the task work, stays in the module's code after its
+# module_put() until an unload has begun, then END_WIDEN_MS more
+# (SIGFD_TEST_WIDEN_END): the unload must wait for it to leave, or the task
+# returns into freed code.
+END_WIDEN_MS=500
+build_end_suite() {
+	d=$out/end-widened
+	rm -rf "$d"
+	mkdir -p "$d" "$out/root/t/end"
+	cp kmod/Kbuild kmod/sigfd.c kmod/sigfd_uapi.h "$d/"
+	echo "ccflags-y := -DSIGFD_TEST_WIDEN_END=$END_WIDEN_MS" >>"$d/Kbuild"
+	kbuild "$d" "$d/module.log"
+	cp "$d/sigfd.ko" "$out/root/end-widened.ko"
+	printf '#!/bin/sh\nexec /t/kmod/unload_after_end /end-widened.ko\n' >"$out/root/t/end/widened"
+	chmod 755 "$out/root/t/end/widened"
+}
+
 # The image is never installed on the host: only vmlinuz is taken from it.
 fetch_kernel() {
 	vmlinuz=$out/kernel/vmlinuz-$KVER
@@ -293,6 +312,7 @@ build_programs() {
 	guest_model_suite "${KMOD_MODEL_SEEDS:-500}" "${KMOD_SOAK_SECONDS:-10}" "$MODEL_SECONDS"
 	[ "$STRESS_SECONDS" = 0 ] || guest_stress_suite "$STRESS_SECONDS"
 	build_m2_suite
+	build_end_suite
 	guest_programs_wait
 	# shellcheck disable=SC2086 # a list of files
 	guest_extra KMOD_EXTRA ${KMOD_EXTRA:-}

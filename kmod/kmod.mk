@@ -12,7 +12,7 @@
 #                     suite "m2" alone: issue 16's M-2 race with its window
 #                     widened, on test builds of the module (kmod/guest-m2.sh)
 #   make kmod-rt-check
-#                     the module's own tests (suite "kmod") on Debian's 6.1
+#                     the module's own tests (suites "kmod" and "end") on Debian's 6.1
 #                     PREEMPT_RT kernel, where a held siglock does not
 #                     disable preemption
 .PHONY: kmod kmod-check kmod-m2-check kmod-rt-check
@@ -26,7 +26,7 @@ kmod-m2-check:
 	KMOD_ONLY='m2/*' sh kmod/guest-run.sh
 
 kmod-rt-check:
-	KMOD_KERNEL=rt KMOD_ONLY='kmod/*' sh kmod/guest-run.sh
+	KMOD_KERNEL=rt KMOD_ONLY='kmod/* end/*' sh kmod/guest-run.sh
 
 # The benchmark inside the guest: the kernel backend beside raw signalfd
 # and the user-space share mode, in the same guest (issue 5's kernel row);

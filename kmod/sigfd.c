@@ -1309,6 +1309,30 @@ static void sigfd_creator_ends(struct sigfd_creator *cr, bool at_exit)
 	sigfd_put_task(cr);
 }
 
+#ifdef SIGFD_TEST_WIDEN_END
+/*
+ * Test only, never in a normal build (kmod/tests/unload_after_end.c): the
+ * instructions of sigfd_end_work() after its module_put(), which an unload
+ * may race, held open until an unload has begun (10 s at most), then for
+ * SIGFD_TEST_WIDEN_END milliseconds more, time enough for an unload that
+ * does not wait to free this code. A busy wait, on the clock (a guest's
+ * delay loop may be miscalibrated): a sleep would be the voluntary switch
+ * that ends sigfd_exit()'s wait.
+ */
+static void sigfd_widen_end(void)
+{
+	u64 until = ktime_get_ns() + 10 * NSEC_PER_SEC;
+
+	while (module_is_live(THIS_MODULE) && ktime_get_ns() < until)
+		cpu_relax();
+	until = ktime_get_ns() + SIGFD_TEST_WIDEN_END * NSEC_PER_MSEC;
+	while (ktime_get_ns() < until)
+		cpu_relax();
+}
+#else
+static inline void sigfd_widen_end(void) { }
+#endif
+
 /* The task work sigfd_task_ends() queued, with a creator and a module reference. */
 static void sigfd_end_work(struct callback_head *work)
 {
@@ -1317,6 +1341,7 @@ static void sigfd_end_work(struct callback_head *work)
 	sigfd_creator_ends(cr, cr->end_at_exit);
 	kref_put(&cr->ref, sigfd_creator_free);
 	module_put(THIS_MODULE);
+	sigfd_widen_end();
 }
 
 /*
@@ -1410,12 +1435,20 @@ out_exit:
 	return err;
 }
 
+/*
+ * An end's task work drops its module reference last, and may be preempted
+ * before it has returned out of the module's code: an RCU Tasks grace
+ * period ends only once every task has since switched voluntarily or been
+ * in user space, so none is left on those instructions (the kernel's
+ * trampolines wait so before freeing theirs).
+ */
 static void __exit sigfd_exit(void)
 {
 	misc_deregister(&sigfd_dev);
 	tracepoint_probe_unregister(sigfd_tp_exec, sigfd_on_exec, NULL);
 	tracepoint_probe_unregister(sigfd_tp_exit, sigfd_on_exit, NULL);
 	tracepoint_synchronize_unregister();
+	synchronize_rcu_tasks();
 }
 
 module_init(sigfd_init);

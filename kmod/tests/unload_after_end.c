@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The module unloads right after a creator's end, and the creator's exit
+ * completes: the unload waits until the end's task work has left the
+ * module's code, past its module_put() (sigfd_exit()). Given a path, a
+ * test build of sigfd.ko is swapped in first, one that holds that task
+ * work in the module's code after its module_put() until the unload has
+ * had time to free it (SIGFD_TEST_WIDEN_END: kmod/guest-run.sh's suite
+ * "end"); /sigfd.ko is loaded again at the end. */
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kmod_util.h"
+
+static int unload(void)
+{
+	return (int)syscall(SYS_delete_module, "sigfd", O_NONBLOCK);
+}
+
+/* Unloads once nothing holds the module, looking every 5 ms for 10 s at most. */
+static void unload_when_free(void)
+{
+	for (int looks = 0; unload() != 0; looks++) {
+		CHECK(errno == EAGAIN || errno == EBUSY);
+		CHECK(looks < 2000);
+		poll(NULL, 0, 5);
+	}
+}
+
+static void load(const char *path)
+{
+	int ko = open(path, O_RDONLY | O_CLOEXEC);
+
+	CHECK(ko >= 0);
+	CHECK(syscall(SYS_finit_module, ko, "", 0) == 0);
+	CHECK(close(ko) == 0);
+	WAIT_UNTIL(access("/dev/sigfd", R_OK) == 0);
+}
+
+int main(int argc, char **argv)
+{
+	char rec[128];
+	int sv[2], fd, status;
+	pid_t creator;
+
+	if (argc > 1) {
+		/* The last test's descriptors may still be on their way out. */
+		unload_when_free();
+		load(argv[1]);
+	}
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+	creator = fork();
+	CHECK(creator >= 0);
+	if (creator == 0) {
+		fd = raw_create(bit(SIGUSR1), 0);
+		CHECK(fd >= 0);
+		send_fd(sv[1], fd);
+		_exit(0); /* its end runs as task work of this exit */
+	}
+	CHECK(close(sv[1]) == 0);
+	fd = recv_fd(sv[0]);
+	CHECK(close(sv[0]) == 0);
+	assert_kernel_fd(fd);
+	/* End of file: the creator's end has run, up to its module_put(). */
+	CHECK(read(fd, rec, sizeof rec) == 0);
+	CHECK(close(fd) == 0);
+	/* Refused while the end still holds the module, then unloaded. */
+	unload_when_free();
+	CHECK(waitpid(creator, &status, 0) == creator);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	load("/sigfd.ko");
+	return 0;
+}
