@@ -108,7 +108,9 @@
  *
  *  SIGKILL and SIGSTOP are dropped from masks. Only the creator's process
  *  (before any exec) may change the mask; others get EPERM. The module
- *  cannot be unloaded while a descriptor is open (fops.owner).
+ *  cannot be unloaded while a descriptor is open (fops.owner) or a
+ *  creator's end is queued, and its unload waits for an end's last
+ *  instructions (sigfd_exit()).
  */
 
 #include <asm/ioctls.h>
