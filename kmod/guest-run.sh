@@ -220,6 +220,22 @@ build_module() {
 	cp "$top/kmod/sigfd.ko" "$out/sigfd.ko"
 }
 
+# A test build of the module: its sources in $out/NAME/ (anew), with the
+# compiler flags FLAGS; the caller may edit them before test_build_make
+# builds them into the guest's /NAME.ko.
+#   test_build_sources NAME FLAGS
+test_build_sources() {
+	rm -rf "${out:?}/$1"
+	mkdir -p "$out/$1"
+	cp kmod/Kbuild kmod/sigfd.c kmod/sigfd_uapi.h "$out/$1/"
+	[ -z "$2" ] || echo "ccflags-y := $2" >>"$out/$1/Kbuild"
+}
+
+test_build_make() {
+	kbuild "$out/$1" "$out/$1/module.log"
+	cp "$out/$1/sigfd.ko" "$out/root/$1.ko"
+}
+
 # Suite "m2": issue 16's M-2, a foreign read's dequeue_signal() clearing the
 # reader's TIF_SIGPENDING under the creator's siglock, on test builds of
 # sigfd.c (kmod/guest-m2.sh runs kmod/tests/reader_wakeup_race on each),
@@ -235,23 +251,19 @@ build_m2_suite() {
 		case $variant in widened | widened_fix_reverted | fix_reverted) ;;
 		*) die "KMOD_M2_VARIANTS: widened, widened_fix_reverted or fix_reverted, not $variant" ;;
 		esac
-		d=$out/m2-$variant
-		rm -rf "$d"
-		mkdir -p "$d" "$out/root/t/m2"
-		cp kmod/Kbuild kmod/sigfd.c kmod/sigfd_uapi.h "$d/"
-		case $variant in widened*)
-			echo "ccflags-y := -DSIGFD_TEST_WIDEN_M2=$M2_WIDEN_US" >>"$d/Kbuild" ;;
-		esac
+		mkdir -p "$out/root/t/m2"
+		flags=
+		case $variant in widened*) flags=-DSIGFD_TEST_WIDEN_M2=$M2_WIDEN_US ;; esac
+		test_build_sources "m2-$variant" "$flags"
 		expect=none
 		case $variant in *fix_reverted)
 			expect=loss
 			fixup='if (foreign_lock) {$'
 			[ "$(grep -c "$fixup" kmod/sigfd.c)" = 1 ] ||
 				die "m2: not one '$fixup' (the M-2 fix-up) in kmod/sigfd.c: update build_m2_suite"
-			sed -i "s/$fixup/if (foreign_lock \&\& sig) {/" "$d/sigfd.c" ;;
+			sed -i "s/$fixup/if (foreign_lock \&\& sig) {/" "$out/m2-$variant/sigfd.c" ;;
 		esac
-		kbuild "$d" "$d/module.log"
-		cp "$d/sigfd.ko" "$out/root/m2-$variant.ko"
+		test_build_make "m2-$variant"
 		printf '#!/bin/sh\nexec sh /x/guest-m2.sh /m2-%s.ko %s %s\n' \
 			"$variant" $expect "$M2_SECONDS" >"$out/root/t/m2/$variant"
 		chmod 755 "$out/root/t/m2/$variant"
@@ -266,13 +278,9 @@ build_m2_suite() {
 # returns into freed code.
 END_WIDEN_MS=500
 build_end_suite() {
-	d=$out/end-widened
-	rm -rf "$d"
-	mkdir -p "$d" "$out/root/t/end"
-	cp kmod/Kbuild kmod/sigfd.c kmod/sigfd_uapi.h "$d/"
-	echo "ccflags-y := -DSIGFD_TEST_WIDEN_END=$END_WIDEN_MS" >>"$d/Kbuild"
-	kbuild "$d" "$d/module.log"
-	cp "$d/sigfd.ko" "$out/root/end-widened.ko"
+	mkdir -p "$out/root/t/end"
+	test_build_sources end-widened "-DSIGFD_TEST_WIDEN_END=$END_WIDEN_MS"
+	test_build_make end-widened
 	printf '#!/bin/sh\nexec /t/kmod/unload_after_end /end-widened.ko\n' >"$out/root/t/end/widened"
 	chmod 755 "$out/root/t/end/widened"
 }
