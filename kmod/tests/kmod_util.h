@@ -41,7 +41,26 @@ static inline int raw_create(uint64_t mask, uint32_t flags)
 	return signalfd(-1, &set, SFD_CREATOR | (int)flags);
 }
 #else
+#include <sys/syscall.h>
+
 #define KERNEL_FD_NAME SIGFD_ANON_NAME
+
+/* Unloads the module if nothing holds it: 0, else -1 (EAGAIN, EBUSY). */
+static inline int unload_module(void)
+{
+	return (int)syscall(SYS_delete_module, "sigfd", O_NONBLOCK);
+}
+
+/* Loads the module from path, and waits for its device. */
+static inline void load_module(const char *path)
+{
+	int ko = open(path, O_RDONLY | O_CLOEXEC);
+
+	CHECK(ko >= 0);
+	CHECK(syscall(SYS_finit_module, ko, "", 0) == 0);
+	CHECK(close(ko) == 0);
+	WAIT_UNTIL(access("/dev/sigfd", R_OK) == 0);
+}
 
 static inline int raw_create(uint64_t mask, uint32_t flags)
 {

@@ -6,34 +6,18 @@
  * work in the module's code after its module_put() until the unload has
  * had time to free it (SIGFD_TEST_WIDEN_END: kmod/guest-run.sh's suite
  * "end"); /sigfd.ko is loaded again at the end. */
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "kmod_util.h"
 
-static int unload(void)
-{
-	return (int)syscall(SYS_delete_module, "sigfd", O_NONBLOCK);
-}
-
 /* Unloads once nothing holds the module, looking every 5 ms for 10 s at most. */
 static void unload_when_free(void)
 {
-	for (int looks = 0; unload() != 0; looks++) {
+	for (int looks = 0; unload_module() != 0; looks++) {
 		CHECK(errno == EAGAIN || errno == EBUSY);
 		CHECK(looks < 2000);
 		poll(NULL, 0, 5);
 	}
-}
-
-static void load(const char *path)
-{
-	int ko = open(path, O_RDONLY | O_CLOEXEC);
-
-	CHECK(ko >= 0);
-	CHECK(syscall(SYS_finit_module, ko, "", 0) == 0);
-	CHECK(close(ko) == 0);
-	WAIT_UNTIL(access("/dev/sigfd", R_OK) == 0);
 }
 
 int main(int argc, char **argv)
@@ -45,7 +29,7 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		/* The last test's descriptors may still be on their way out. */
 		unload_when_free();
-		load(argv[1]);
+		load_module(argv[1]);
 	}
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
 	creator = fork();
@@ -67,6 +51,6 @@ int main(int argc, char **argv)
 	unload_when_free();
 	CHECK(waitpid(creator, &status, 0) == creator);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	load("/sigfd.ko");
+	load_module("/sigfd.ko");
 	return 0;
 }

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The module cannot be unloaded while a descriptor (or /dev/sigfd itself)
  * is open; once all are closed it unloads, and loads again. */
-#include <sys/syscall.h>
-
 #include "kmod_util.h"
 
 static int loaded(void)
@@ -19,22 +17,17 @@ static int loaded(void)
 	return found;
 }
 
-static int unload(void)
-{
-	return (int)syscall(SYS_delete_module, "sigfd", O_NONBLOCK);
-}
-
 int main(void)
 {
 	sigset_t mask = set_of(SIGUSR1);
-	int fd, dev, ko;
+	int fd, dev;
 
 	block_only(&mask);
 	fd = sigfd(&mask, SIGFD_SHARE);
 	CHECK(fd >= 0);
 	assert_kernel_fd(fd);
 	errno = 0;
-	CHECK(unload() == -1 && (errno == EAGAIN || errno == EBUSY));
+	CHECK(unload_module() == -1 && (errno == EAGAIN || errno == EBUSY));
 	CHECK(loaded());
 	/* Still works after the refusal. */
 	CHECK(kill(getpid(), SIGUSR1) == 0);
@@ -44,19 +37,15 @@ int main(void)
 	dev = open("/dev/sigfd", O_RDONLY);
 	CHECK(dev >= 0);
 	errno = 0;
-	CHECK(unload() == -1 && (errno == EAGAIN || errno == EBUSY));
+	CHECK(unload_module() == -1 && (errno == EAGAIN || errno == EBUSY));
 	CHECK(close(dev) == 0);
 
-	CHECK(unload() == 0);
+	CHECK(unload_module() == 0);
 	CHECK(!loaded());
 	errno = 0;
 	CHECK(sigfd(&mask, SIGFD_SHARE) == -1 && errno == ENOSYS);
-	ko = open("/sigfd.ko", O_RDONLY | O_CLOEXEC);
-	CHECK(ko >= 0);
-	CHECK(syscall(SYS_finit_module, ko, "", 0) == 0);
-	CHECK(close(ko) == 0);
+	load_module("/sigfd.ko");
 	CHECK(loaded());
-	WAIT_UNTIL(access("/dev/sigfd", R_OK) == 0);
 	fd = sigfd(&mask, SIGFD_SHARE | SIGFD_NONBLOCK);
 	CHECK(fd >= 0);
 	assert_kernel_fd(fd);
