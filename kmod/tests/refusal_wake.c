@@ -38,10 +38,14 @@ static void timer_then_queued(void)
 	CHECK(reader >= 0);
 	if (reader == 0) {
 		struct sigfd_siginfo r;
+		short ready_events;
 
 		CHECK(poll_events(fd, POLLIN, 0) == 0); /* the timer's instance is held */
 		put_byte(ready[1]);
-		CHECK(poll_events(fd, POLLIN, 20000) == POLLIN);
+		ready_events = poll_events(fd, POLLIN, 20000);
+		if (ready_events != POLLIN) /* 0: timed out; POLLHUP: creator gone */
+			fprintf(stderr, "poll: revents %#x\n", (unsigned)ready_events);
+		CHECK(ready_events == POLLIN);
 		r = read_one(fd);
 		CHECK(r.ssi_signo == (uint32_t)TIMERSIG && r.ssi_code == SI_QUEUE && r.ssi_int == 5);
 		CHECK(read(fd, &r, sizeof r) == -1 && errno == EAGAIN);
