@@ -61,14 +61,18 @@ static inline int under_valgrind(void)
  * none once a check has failed. */
 static pid_t leak_check_pid;
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s (errno %d: %s)\n", \
-				__FILE__, __LINE__, #cond, errno, strerror(errno)); \
-			leak_check_pid = 0;                                      \
-			exit(1);                                                 \
-		}                                                                \
+static inline _Noreturn void check_failed(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: check failed: %s (errno %d: %s)\n", file, line, what, errno,
+		strerror(errno));
+	leak_check_pid = 0;
+	exit(1);
+}
+
+#define CHECK(cond)                                              \
+	do {                                                     \
+		if (!(cond))                                     \
+			check_failed(__FILE__, __LINE__, #cond); \
 	} while (0)
 
 /* A contract test runs once in local mode and once in share mode: the
@@ -124,15 +128,21 @@ __attribute__((constructor)) static void leak_check_start(void)
 }
 
 /* Wait for a condition, looking every 5 ms, for at most 10 s: the
- * condition is the synchronisation, the pause only spaces the looks. */
-#define WAIT_UNTIL(cond)                                                   \
-	do {                                                               \
-		int waited_ = 0;                                           \
-		while (!(cond) && waited_ < 2000) {                        \
-			poll(NULL, 0, 5);                                  \
-			waited_++;                                         \
-		}                                                          \
-		CHECK(cond);                                               \
+ * condition is the synchronisation, the pause only spaces the looks. The
+ * look that ends the wait is the verdict: another could see a state that
+ * has since moved on (a sleeper woken to look again). */
+#ifndef WAIT_UNTIL_LOOKS
+#define WAIT_UNTIL_LOOKS 2000
+#endif
+#define WAIT_UNTIL(cond)                                                    \
+	do {                                                                \
+		int waited_ = 0, held_;                                     \
+		while (!(held_ = !!(cond)) && waited_ < WAIT_UNTIL_LOOKS) { \
+			poll(NULL, 0, 5);                                   \
+			waited_++;                                          \
+		}                                                           \
+		if (!held_)                                                 \
+			check_failed(__FILE__, __LINE__, #cond);            \
 	} while (0)
 
 static inline int none_pending(const sigset_t *mask)
