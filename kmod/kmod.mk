@@ -12,9 +12,9 @@
 #                     suite "m2" alone: issue 16's M-2 race with its window
 #                     widened, on test builds of the module (kmod/guest-m2.sh)
 #   make kmod-rt-check
-#                     the module's own tests (suites "kmod", "end") on Debian's 6.1
-#                     PREEMPT_RT kernel, where a held siglock does not
-#                     disable preemption
+#                     the module's own tests (suites "kmod", "end") on
+#                     Debian's 6.1 PREEMPT_RT kernel, where a held siglock
+#                     does not disable preemption
 .PHONY: kmod kmod-check kmod-m2-check kmod-rt-check
 kmod:
 	sh kmod/guest-run.sh --build

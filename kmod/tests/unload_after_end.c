@@ -10,14 +10,13 @@
 
 #include "kmod_util.h"
 
-/* Unloads once nothing holds the module, looking every 5 ms for 10 s at most. */
-static void unload_when_free(void)
+/* Unloads the module if nothing holds it any more: 1, else 0. */
+static int unloaded_if_free(void)
 {
-	for (int looks = 0; unload_module() != 0; looks++) {
-		CHECK(errno == EAGAIN || errno == EBUSY);
-		CHECK(looks < 2000);
-		poll(NULL, 0, 5);
-	}
+	if (unload_module() == 0)
+		return 1;
+	CHECK(errno == EAGAIN || errno == EBUSY);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -28,7 +27,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1) {
 		/* The last test's descriptors may still be on their way out. */
-		unload_when_free();
+		WAIT_UNTIL(unloaded_if_free());
 		load_module(argv[1]);
 	}
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
@@ -48,7 +47,7 @@ int main(int argc, char **argv)
 	CHECK(read(fd, rec, sizeof rec) == 0);
 	CHECK(close(fd) == 0);
 	/* Refused while the end still holds the module, then unloaded. */
-	unload_when_free();
+	WAIT_UNTIL(unloaded_if_free());
 	CHECK(waitpid(creator, &status, 0) == creator);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	load_module("/sigfd.ko");
