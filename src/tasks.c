@@ -80,44 +80,98 @@ void tasks_own_name(char *name, size_t size)
 	name[len < size ? len : size - 1] = 0;
 }
 
-/* A status file's text into t (named name): 1, 0 when the thread is gone,
- * or -1 and errno when it is not Linux's. The kernel writes State before
- * the signal lines; a thread that let go of its signal state in between
- * (it was exiting) has them written as for no thread: "Threads: 0", every
- * set empty. Its State then says nothing either: it is gone. */
-static int parse_status(const char *status, const char *name, struct task *t)
-{
-	const char *comm = strstr(status, "Name:\t"), *state = strstr(status, "\nState:\t"),
-		   *threads = strstr(status, "\nThreads:\t"), *blocked = strstr(status, "\nSigBlk:\t");
+#define SEEN_NAME 1u
+#define SEEN_STATE 2u
+#define SEEN_THREADS 4u
+#define SEEN_BLOCKED 8u
+#define SEEN_ALL 15u
 
-	if (!comm || !state || !threads || !blocked) {
-		errno = ENOSYS;
-		return -1;
+/* What follows key at the start of line (len bytes, then a newline), or
+ * NULL. */
+static const char *value_of(const char *line, size_t len, const char *key)
+{
+	size_t n = strlen(key);
+
+	return len >= n && memcmp(line, key, n) == 0 ? line + n : NULL;
+}
+
+/* One line of a status file into t: which of the lines read here it is (a
+ * SEEN_ bit), 0 for any other. The line ends at a newline, where the
+ * numbers' parsing stops. */
+static unsigned take_line(const char *line, size_t len, struct task *t)
+{
+	const char *v;
+
+	if ((v = value_of(line, len, "Name:\t"))) {
+		t->forwarder = (size_t)(line + len - v) == strlen(FORWARD_NAME) &&
+			       memcmp(v, FORWARD_NAME, strlen(FORWARD_NAME)) == 0;
+		return SEEN_NAME;
 	}
-	t->threads = strtoul(threads + 10, NULL, 10);
-	if (t->threads == 0)
-		return 0;
-	t->name = name;
-	t->live = state[8] != 'Z' && state[8] != 'X';
-	t->unblocked = ~(uint64_t)strtoull(blocked + 9, NULL, 16);
-	t->forwarder = strncmp(comm + 6, FORWARD_NAME "\n", sizeof FORWARD_NAME) == 0;
-	return 1;
+	if ((v = value_of(line, len, "State:\t")) && v < line + len) {
+		t->live = *v != 'Z' && *v != 'X';
+		return SEEN_STATE;
+	}
+	if ((v = value_of(line, len, "Threads:\t"))) {
+		t->threads = strtoul(v, NULL, 10);
+		return SEEN_THREADS;
+	}
+	if ((v = value_of(line, len, "SigBlk:\t"))) {
+		t->unblocked = ~(uint64_t)strtoull(v, NULL, 16);
+		return SEEN_BLOCKED;
+	}
+	return 0;
 }
 
 /* The status file open as fd into t: 1, 0 when the thread is gone (ESRCH,
- * or its text says so), -1 and errno otherwise. One pread() from the
- * start: the kernel makes the whole text anew for it. */
+ * or its text says so), -1 and errno when it is not Linux's. The text is
+ * read in pieces: the Groups line before the signal lines can hold 65,536
+ * ids, and a cut line is never parsed. A read at 0 makes the whole text
+ * anew, and the pieces after it come from that text, so the lines are of
+ * one moment; a short read is its end (one pread() for most threads).
+ * The kernel writes State before the signal lines; a thread that let go
+ * of its signal state in between (it was exiting) has them written as for
+ * no thread: "Threads: 0", every set empty. Its State then says nothing
+ * either: it is gone. */
 static int pread_task(int fd, const char *name, struct task *t)
 {
-	char status[4096];
+	char text[4096];
+	size_t kept = 0, asked; /* kept: the start of a line the last piece cut */
+	bool overlong = false;  /* in a line longer than text: not one read here */
+	unsigned seen = 0;
+	off_t at = 0;
 	ssize_t n;
 
-	while ((n = pread(fd, status, sizeof status - 1, 0)) < 0 && errno == EINTR)
-		;
-	if (n < 0)
-		return errno == ESRCH ? 0 : -1;
-	status[n] = 0;
-	return parse_status(status, name, t);
+	do {
+		const char *line = text, *end, *newline;
+
+		asked = sizeof text - kept;
+		while ((n = pread(fd, text + kept, asked, at)) < 0 && errno == EINTR)
+			;
+		if (n < 0)
+			return errno == ESRCH ? 0 : -1;
+		at += n;
+		end = text + kept + n;
+		while ((newline = memchr(line, '\n', (size_t)(end - line)))) {
+			if (!overlong)
+				seen |= take_line(line, (size_t)(newline - line), t);
+			overlong = false;
+			line = newline + 1;
+		}
+		kept = (size_t)(end - line);
+		if (kept == sizeof text) {
+			overlong = true;
+			kept = 0;
+		}
+		memmove(text, line, kept);
+	} while ((size_t)n == asked);
+	if (seen != SEEN_ALL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (t->threads == 0)
+		return 0;
+	t->name = name;
+	return 1;
 }
 
 /* The status file of thread name into t: 1, or 0 when the thread is gone
