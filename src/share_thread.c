@@ -711,7 +711,9 @@ static void *forward(void *door_at)
 }
 
 /* Under the lock: a thread that has stopped no longer takes the lock, so
- * it can be joined here, and only here; its door goes with it. */
+ * it can be joined here, and only here; its door goes with it, and the
+ * thread's end of it, which the caller that started it may not have
+ * closed yet (another caller can take the lock first). */
 static void join_ended(void)
 {
 	if (thread_running())
@@ -721,6 +723,7 @@ static void join_ended(void)
 		thread_moves(THREAD_NONE);
 	}
 	close_door();
+	close_spare(false);
 }
 
 /* The door for a new thread: the callers' end is kept, the thread's end
