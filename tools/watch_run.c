@@ -146,8 +146,9 @@ int run_command(const struct watch_args *a)
 
 	while (!rp.done) {
 		int n = next_records(fd, shutdown_ms(&sd), recs, 16, &tick);
-		if (n == 0)
-			shutdown_fire(&sd);
+		/* On every pass: a steady stream of signals must not keep
+		 * the time from running out. */
+		shutdown_fire(&sd);
 		for (int i = 0; i < n; i++) {
 			const struct sigfd_siginfo *r = &recs[i];
 			int sig = (int)r->ssi_signo, to = a->rewrite[sig];

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # sigfd-watch -- COMMAND's shutdown policy:
 #  - --kill-after: a COMMAND that ignores the SIGTERM passed on gets SIGKILL
-#    once the time is up (137), and the log says so; one that ends on it is
-#    left alone (143);
+#    once the time is up (137), and the log says so, even while a flood of
+#    signals keeps sigfd-watch reading; one that ends on it is left alone
+#    (143);
 #  - --group: when COMMAND exits, the rest of its group and the processes
 #    it adopted get SIGTERM; with --kill-after they are waited for and
 #    reaped, and one that ignores SIGTERM gets SIGKILL at the end of the
@@ -42,6 +43,30 @@ note "pid $cpid still running 0.2 s after SIGTERM: sending SIGKILL"
 next_line
 expect_text SIGCHLD child-killed pid="$cpid" status=SIGKILL
 finish 137
+
+# --kill-after holds against a flood: the time is looked at on every pass,
+# not only when a wait found nothing to read (a stream of signals kept the
+# SIGKILL away for as long as it lasted). sigfd-watch is stopped, 20,000
+# real-time signals (40, which COMMAND ignores) and SIGTERM are queued for
+# it, and it is continued: it reads SIGTERM in its first batch (lower
+# numbers come first) and passes it on, and it must send SIGKILL 0.01 s
+# later with most of the 20,000 still unread; it used to read them all
+# first. Its log, in a file, holds one line for each it read.
+start_watch -o "$dir/flood.log" -k 0.01 -- sh -c 'trap "" TERM 40; echo >"$1"; exec cat <"$2"' sh "$dir/go" "$dir/hold"
+running
+ready "$dir/go"
+kill -STOP "$wpid"
+i=0
+while [ "$i" -lt 20000 ]; do
+	kill -40 "$wpid"
+	i=$((i + 1))
+done
+kill -TERM "$wpid"
+kill -CONT "$wpid"
+note "pid $cpid still running 0.01 s after SIGTERM: sending SIGKILL"
+finish 137
+read_before_kill=$(grep -c ' SIGRTMIN+[0-9]* ' "$dir/flood.log") || :
+[ "$read_before_kill" -lt 20000 ] || fail "all 20,000 signals read before SIGKILL"
 
 # The same time given, and COMMAND ends on SIGTERM: no SIGKILL.
 term_cat ''
