@@ -8,6 +8,7 @@
 #define SIGFD_TOOLS_WATCH_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
@@ -150,7 +151,8 @@ int shutdown_ms(const struct shutdown *s);
 void shutdown_fire(struct shutdown *s);
 /* COMMAND has ended: the rest of its group, adopted processes. */
 void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log);
-/* Our exit status for COMMAND's wait status. */
-int shutdown_status(const struct watch_args *a, int status);
+/* Our exit status for COMMAND's wait status: --success-status counts only
+ * for a COMMAND that ran (126 and 127 are ours). */
+int shutdown_status(const struct watch_args *a, int status, bool ran);
 
 #endif

@@ -88,8 +88,9 @@ static _Noreturn void start_command(char **command, int tty, int foreground, int
 	_exit(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
 }
 
-/* Start COMMAND: its pid, once it has exec'd or failed to (then said why). */
-static pid_t spawn(const struct watch_args *a, int tty)
+/* Start COMMAND: its pid, once it has exec'd (*ran) or failed to (then
+ * said why; it exits 126 or 127). */
+static pid_t spawn(const struct watch_args *a, int tty, bool *ran)
 {
 	int report[2], err, foreground = jobs_in_foreground(tty);
 	ssize_t n;
@@ -108,7 +109,8 @@ static pid_t spawn(const struct watch_args *a, int tty)
 	while ((n = read(report[0], &err, sizeof err)) < 0 && errno == EINTR)
 		;
 	close(report[0]);
-	if (n == (ssize_t)sizeof err)
+	*ran = n != (ssize_t)sizeof err;
+	if (!*ran)
 		warn("cannot run '%s': %s", a->command[0], strerror(err));
 	else
 		note("running pid %ld: %s", (long)child, a->command[0]);
@@ -140,7 +142,8 @@ int run_command(const struct watch_args *a)
 	note("watching pid %ld for %d signal%s", (long)me, logged, logged == 1 ? "" : "s");
 	/* Before COMMAND starts: its tree is known from its first fork on. */
 	struct watch_trace *trace = a->trace ? trace_start(&log, a) : NULL;
-	pid_t child = spawn(a, tty);
+	bool ran;
+	pid_t child = spawn(a, tty, &ran);
 	struct reaper rp = {.trace = trace, .a = a, .log = &log, .tty = tty, .command = child};
 	struct shutdown sd = {.a = a, .reaper = &rp, .command = child};
 
@@ -182,5 +185,5 @@ int run_command(const struct watch_args *a)
 	shutdown_rest(&sd, fd, &log);
 	trace_stop(trace);
 	close(fd);
-	return shutdown_status(a, rp.status);
+	return shutdown_status(a, rp.status, ran);
 }

@@ -222,9 +222,9 @@ void shutdown_rest(struct shutdown *s, int fd, struct watch_log *log)
 		;
 }
 
-int shutdown_status(const struct watch_args *a, int status)
+int shutdown_status(const struct watch_args *a, int status, bool ran)
 {
 	int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 
-	return code < 256 && a->success[code] ? 0 : code;
+	return ran && code < 256 && a->success[code] ? 0 : code;
 }

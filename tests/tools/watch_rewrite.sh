@@ -6,7 +6,8 @@
 #  - --exclude with a COMMAND leaves a signal out of the log only: SIGTERM
 #    excluded still reaches COMMAND and never kills sigfd-watch (which would
 #    orphan COMMAND, as it did: status 143);
-#  - --success-status CODE: COMMAND's status CODE (128+N included) is 0.
+#  - --success-status CODE: COMMAND's status CODE (128+N included) is 0;
+#    not sigfd-watch's own 126 and 127 for a COMMAND that could not run.
 # COMMAND is sigfd-watch itself, watching (-c 1: it ends after the first
 # signal it is given) with its log in a file and its "watching" line sent
 # to a FIFO, which says it is ready.
@@ -85,5 +86,19 @@ status=0
 "$WATCH" -q -e 3 -- sh -c 'exit 5' >>"$dir/o" 2>>"$dir/e" || status=$?
 [ $status = 5 ] || fail "-e 3, exit 5: status $status, want 5"
 [ ! -s "$dir/o" ] && [ ! -s "$dir/e" ] || fail "-q: output: $(cat "$dir/o" "$dir/e")"
+
+# A COMMAND that could not run ended with no status of its own: 127 (not
+# found) and 126 (not runnable) are sigfd-watch's, never mapped to 0. One
+# that ran and exited 127 is.
+status=0
+"$WATCH" -q -e 127 -- "$dir/none" 2>"$dir/e" || status=$?
+[ $status = 127 ] || fail "-e 127, COMMAND not found: status $status, want 127"
+status=0
+"$WATCH" -q -e 126 -- "$dir" 2>"$dir/e" || status=$?
+[ $status = 126 ] || fail "-e 126, COMMAND a directory: status $status, want 126"
+grep -q "^sigfd-watch: cannot run '$dir'" "$dir/e" || fail "126: no message: $(cat "$dir/e")"
+status=0
+"$WATCH" -q -e 127 -- sh -c 'exit 127' 2>"$dir/e" || status=$?
+[ $status = 0 ] || fail "-e 127, exit 127: status $status, want 0"
 
 echo "$test_name: ok"
