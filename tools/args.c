@@ -100,9 +100,11 @@ static unsigned long long parse_count(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || n > (ULLONG_MAX - 9) / 10)
+		unsigned digit = (unsigned)(*s - '0');
+
+		if (*s < '0' || *s > '9' || n > (ULLONG_MAX - digit) / 10)
 			return 0;
-		n = n * 10 + (unsigned)(*s - '0');
+		n = n * 10 + digit;
 	}
 	return n;
 }

@@ -54,12 +54,14 @@ static const struct {
 
 #define NNAMES (sizeof names / sizeof names[0])
 
-/* A whole decimal number of at most 4 digits (no signal number is larger),
- * or -1. */
+/* A whole decimal number of at most 4 digits after any leading zeros (no
+ * signal number is larger), or -1. */
 static int small_number(const char *s)
 {
 	int n = 0;
 
+	while (s[0] == '0' && s[1])
+		s++;
 	if (!*s || strlen(s) > 4)
 		return -1;
 	for (; *s; s++) {

@@ -88,6 +88,14 @@ start_watch --timeout 0 usr1 SIGusr2 Hup 10 rtmin RTMIN+1 sigrtmax-1 SIGRTMAX 15
 [ "$nsig" = 8 ] || fail "watching $nsig signals, want 8"
 finish 1
 
+# Numbers with leading zeros, however many: 00010 is 10. The largest
+# count is taken.
+start_watch -t0 10 00010 0000000015 15
+[ "$nsig" = 2 ] || fail "10 00010 0000000015 15: watching $nsig signals, want 2"
+finish 1
+start_watch -t0 -c 18446744073709551615 USR1
+finish 1
+
 # Bundled short options and joined values: -jc5 -t0 is -j -c 5 -t 0.
 start_watch -jc5 -t0 USR1
 [ "$nsig" = 1 ] || fail "-jc5 -t0 USR1: watching $nsig signals"
