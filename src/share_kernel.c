@@ -62,14 +62,16 @@ int sigfd_share_kernel_open(const sigset_t *mask, unsigned long flags)
 
 /* Only a descriptor the module made answers to SIGFD_IOC_SETMASK; another
  * driver's ioctl with the same number must never be reached, so ask the
- * kernel what the descriptor is first. Without /proc we cannot tell, and
- * leave the descriptor to the other backends. */
+ * kernel what the descriptor is first: in the calling thread's table, as
+ * /proc/self is the main thread's, whose fd/ is gone once it has called
+ * pthread_exit(). Without /proc we cannot tell, and leave the descriptor
+ * to the other backends. */
 static int is_kernel_sigfd(int fd)
 {
 	char path[64], target[sizeof SIGFD_ANON_NAME];
 	ssize_t n;
 
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	snprintf(path, sizeof path, "/proc/thread-self/fd/%d", fd);
 	n = readlink(path, target, sizeof target);
 	return n == (ssize_t)strlen(SIGFD_ANON_NAME) && memcmp(target, SIGFD_ANON_NAME, (size_t)n) == 0;
 }

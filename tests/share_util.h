@@ -198,13 +198,14 @@ static inline int pending_has(int sig)
 /* Is fd a share fd of the kernel module (/dev/sigfd) or of the kernel's own
  * SFD_CREATOR (a share fd that is a signalfd: kernel/'s patch series),
  * rather than of the user-space backend? Where they differ by design,
- * tests ask this. */
+ * tests ask this. Asked in the calling thread's table: /proc/self is the
+ * main thread's, whose fd/ is gone once it has called pthread_exit(). */
 static inline int fd_link_is(int fd, const char *name)
 {
 	char path[64], target[64];
 	ssize_t n;
 
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	snprintf(path, sizeof path, "/proc/thread-self/fd/%d", fd);
 	n = readlink(path, target, sizeof target - 1);
 	if (n < 0)
 		return 0;
