@@ -632,9 +632,10 @@ static void *forward(void *door_at)
 	thread_moves(err ? THREAD_ENDED : THREAD_SERVING);
 	/* Records held keep the thread until the queue takes them back. With
 	 * the door closed by the program and no writer left, nothing can
-	 * reach the thread: it ends, and the next call starts another. */
+	 * reach the thread: it ends once it holds nothing, and the next call
+	 * starts another. */
 	while (!err && (!share_ctx_empty() || fwd.held_n) && !(fwd.leader_gone && alone()) &&
-	       !(fwd.door_lost && share_ctx_writers() == 0)) {
+	       !(fwd.door_lost && share_ctx_writers() == 0 && !fwd.held_n)) {
 		int timeout = fwd.leader_gone || fwd.door_lost ? ALONE_POLL_MS : -1, n;
 		bool signals = false, woken = false;
 
@@ -770,9 +771,10 @@ int share_serve(void)
 		struct timespec until;
 
 		/* Woken by the door's closing, it ends once it has no writer;
-		 * waited for 1 s at most (one still serving share fds, or a copy
-		 * of our end kept by a child forked without fork handlers,
-		 * which hides the closing from it). */
+		 * waited for 1 s at most (one still serving share fds, holding
+		 * records a full queue refuses, or kept by a copy of our end in
+		 * a child forked without fork handlers, which hides the closing
+		 * from it). */
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += 1;
 		while (thread_running() &&

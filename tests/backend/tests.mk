@@ -8,9 +8,10 @@ $(BACKEND_T)/forwarder_start_waits: ALL_LDFLAGS += -Wl,--wrap=pthread_create
 REFUSED_WRITE_T := forwarder_requeue_fields forwarder_refused_write_order forwarder_held_unmasked_order
 $(addprefix $(BACKEND_T)/,$(REFUSED_WRITE_T)): ALL_LDFLAGS += -Wl,--wrap=sendmmsg
 $(BACKEND_T)/native_backend_sim: ALL_LDFLAGS += -Wl,--wrap=signalfd
-$(BACKEND_T)/forwarder_coalesce_closing $(BACKEND_T)/forwarder_requeue_full_queue $(BACKEND_T)/forwarder_reroute_gone: ALL_LDFLAGS += -Wl,--wrap=read
+$(BACKEND_T)/forwarder_coalesce_closing $(BACKEND_T)/forwarder_requeue_full_queue $(BACKEND_T)/forwarder_reroute_gone $(BACKEND_T)/forwarder_requeue_door_closed: ALL_LDFLAGS += -Wl,--wrap=read
 $(BACKEND_T)/forwarder_reroute_gone $(BACKEND_T)/forwarder_unblocked_walk $(BACKEND_T)/tasks_listing_past_256: ALL_LDFLAGS += -Wl,--wrap=syscall
 $(BACKEND_T)/forwarder_failed_start_two_callers: ALL_LDFLAGS += -Wl,--wrap=syscall -Wl,--wrap=pthread_cond_wait
+$(BACKEND_T)/forwarder_requeue_door_closed: ALL_LDFLAGS += -Wl,--wrap=syscall
 $(BACKEND_T)/forwarder_unblocked_torn_status: ALL_LDFLAGS += -Wl,--wrap=pread
 $(BACKEND_T)/forwarder_room_unwatched: ALL_LDFLAGS += -Wl,--wrap=epoll_ctl
 $(BACKEND_T)/forwarder_raw_fork_handoff: ALL_LDFLAGS += -Wl,--wrap=sendmsg
