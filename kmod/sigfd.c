@@ -346,7 +346,7 @@ static unsigned int sigfd_allowed(struct sigfd_ctx *ctx, struct task_struct *tsk
 				  sigset_t *ok, bool count, bool *refused)
 {
 	struct sigpending *own = &tsk->pending, *shared = &tsk->signal->shared_pending;
-	sigset_t wanted;
+	sigset_t wanted, from_own;
 	unsigned int n;
 
 	*ok = ctx->mask;
@@ -356,7 +356,14 @@ static unsigned int sigfd_allowed(struct sigfd_ctx *ctx, struct task_struct *tsk
 		if (current->signal != tsk->signal && tsk->signal->it_real_incr)
 			sigdelset(ok, SIGALRM);
 		n = sigfd_scan(own, ok, SIGFD_HOLD_TIMERS | SIGFD_HOLD_FAULTS, count);
+		/*
+		 * dequeue_signal() takes a signal pending in both queues from
+		 * the creator's own first: what waits in the shared queue then
+		 * refuses only the reads after.
+		 */
+		sigandsets(&from_own, ok, &own->signal);
 		n += sigfd_scan(shared, ok, SIGFD_HOLD_TIMERS, count);
+		sigorsets(ok, ok, &from_own);
 	} else {
 		/* The creator itself: every wanted signal is fair game. */
 		n = count ? sigfd_scan(own, ok, 0, true) + sigfd_scan(shared, ok, 0, true) : 0;
