@@ -416,34 +416,38 @@ static int sigfd_first_sig(const sigset_t *set)
 /*
  * A module can neither free a struct sigqueue nor drop its RLIMIT_SIGPENDING
  * charge; the kernel's dequeue does both. So a handed-over one goes back
- * through current's own queue: first in line under current's siglock, and
- * taken at once by dequeue_signal(current), which frees it as any delivered
- * signal and leaves current's own pending signals as they were. Never a
- * posix timer's preallocated sigqueue: those are not handed over.
+ * through current's own queue, under current's siglock: the queue is set
+ * aside, @q put alone in its place and taken by dequeue_signal(current),
+ * which frees it as any delivered signal, and the queue is put back as it
+ * was. Alone, so that the dequeue's look for a second instance is one step,
+ * not a walk over all that current has pending (up to RLIMIT_SIGPENDING,
+ * with interrupts off: at a creator's exit this runs once per record over
+ * the limit). The hand-over's cursor in the queue stays valid: the entries
+ * come back in their order, behind the same head. Never a posix timer's
+ * preallocated sigqueue: those are not handed over.
  */
 static void __sigfd_free_sigqueue(struct sigqueue *q, kernel_siginfo_t *info)
 {
 	struct sigpending *own = &current->pending;
 	unsigned long stop = current->jobctl & JOBCTL_STOP_DEQUEUED;
+	sigset_t others, was = own->signal;
 	int sig = q->info.si_signo;
 	enum pid_type type;
-	sigset_t others;
-	bool was_pending;
+	LIST_HEAD(rest);
 
 	lockdep_assert_held(&current->sighand->siglock);
 	sigfillset(&others);
 	sigdelset(&others, sig);
 	/* No timer to rearm: dequeue_signal() would drop the siglock for it. */
 	q->info.si_sys_private = 0;
-	was_pending = sigismember(&own->signal, sig);
+	list_splice_init(&own->list, &rest);
+	sigemptyset(&own->signal);
 	list_add(&q->list, &own->list);
 	sigaddset(&own->signal, sig);
 	dequeue_signal(current, &others, info, &type);
-	if (was_pending && !sigismember(&own->signal, sig)) {
-		/* current's own was a signal without an entry: keep it */
-		sigaddset(&own->signal, sig);
-		recalc_sigpending();
-	}
+	list_splice(&rest, &own->list);
+	own->signal = was;
+	recalc_sigpending();
 	/* Nobody stops for it: as it was. */
 	current->jobctl = (current->jobctl & ~JOBCTL_STOP_DEQUEUED) | stop;
 }
