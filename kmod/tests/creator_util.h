@@ -62,4 +62,21 @@ static inline long sigq_used(void)
 	return used;
 }
 
+/* The 28 legacy signals a creator can be sent and keep pending: every
+ * catchable one but SIGCONT (a stop signal after it would discard it), into
+ * set and as a module mask. */
+static inline uint64_t legacy_mask(sigset_t *set)
+{
+	uint64_t mask = 0;
+
+	sigemptyset(set);
+	for (int sig = 1; sig < 32; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGCONT)
+			continue;
+		sigaddset(set, sig);
+		mask |= sigbit(sig);
+	}
+	return mask;
+}
+
 #endif

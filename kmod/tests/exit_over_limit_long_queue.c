@@ -20,20 +20,6 @@
 #define QUEUED 20000
 #define LEGACY 28
 
-static uint64_t legacy_mask(sigset_t *set)
-{
-	uint64_t mask = 0;
-
-	sigemptyset(set);
-	for (int sig = 1; sig < 32; sig++) {
-		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGCONT)
-			continue;
-		sigaddset(set, sig);
-		mask |= sigbit(sig);
-	}
-	return mask;
-}
-
 /* The creator: legacy signals to itself (its own queue) and to its process,
  * QUEUED real-time ones to itself, then its limit to 0, and it exits. */
 static _Noreturn void creator(uint64_t mask, const sigset_t *legacy, int link, int go)

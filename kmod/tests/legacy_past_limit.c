@@ -18,20 +18,6 @@
 #define CREATORS 4
 #define LEGACY 28
 
-static uint64_t legacy_mask(sigset_t *set)
-{
-	uint64_t mask = 0;
-
-	sigemptyset(set);
-	for (int sig = 1; sig < 32; sig++) {
-		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGCONT)
-			continue;
-		sigaddset(set, sig);
-		mask |= sigbit(sig);
-	}
-	return mask;
-}
-
 int main(void)
 {
 	struct rlimit lim = { LIMIT, LIMIT };

@@ -13,22 +13,6 @@
 
 #include "forwarder_gate.h"
 
-/* Signals queued for this user now (SigQ in /proc/self/status). */
-static long queued_for_user(void)
-{
-	char line[256];
-	long queued = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	CHECK(f != NULL);
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "SigQ: %ld/", &queued) == 1)
-			break;
-	fclose(f);
-	CHECK(queued >= 0);
-	return queued;
-}
-
 int main(void)
 {
 	int sig = SIGRTMIN, filler = SIGRTMIN + 1, syncer = SIGRTMIN + 2;
@@ -49,7 +33,7 @@ int main(void)
 	 * may move the count meanwhile, which only makes room. */
 	CHECK(getrlimit(RLIMIT_SIGPENDING, &old) == 0);
 	low = old;
-	low.rlim_cur = (rlim_t)queued_for_user() + 64;
+	low.rlim_cur = (rlim_t)thread_status_field(getpid(), "SigQ:", 0) + 64;
 	CHECK(setrlimit(RLIMIT_SIGPENDING, &low) == 0);
 
 	gate_arm(GATE_AFTER_READ);
