@@ -15,6 +15,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/syscall.h>
 
 #include "share_util.h"
@@ -25,12 +26,14 @@
 
 static gid_t gids[GROUPS_MAX];
 static int keeper_quit[2];
+static atomic_int keeper_tid;
 
-static void *keeper(void *arg)
+static void *keeper(void *unused)
 {
 	sigset_t usr2 = set_of(SIGUSR2);
 
-	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	(void)unused;
+	atomic_store(&keeper_tid, (int)syscall(SYS_gettid));
 	CHECK(pthread_sigmask(SIG_UNBLOCK, &usr2, NULL) == 0);
 	get_byte(keeper_quit[0]);
 	return NULL;
@@ -58,13 +61,13 @@ static void set_groups(int n, int digits)
 	CHECK(setgroups((size_t)n + 1, gids) == 0);
 }
 
-static void check_masks(int share_fd, pid_t keeper_tid)
+static void check_masks(int share_fd, pid_t keeper_id)
 {
 	sigset_t usr1 = set_of(SIGUSR1), usr2 = set_of(SIGUSR2);
 	pid_t tids[4];
 
 	CHECK(sigfd_unblocked_threads(&usr1, tids, 4) == 0);
-	CHECK(sigfd_unblocked_threads(&usr2, tids, 4) == 1 && tids[0] == keeper_tid);
+	CHECK(sigfd_unblocked_threads(&usr2, tids, 4) == 1 && tids[0] == keeper_id);
 	CHECK(kill(getpid(), SIGUSR1) == 0);
 	CHECK(poll_events(share_fd, POLLIN, 10000) == POLLIN);
 	CHECK(read_one(share_fd).ssi_signo == SIGUSR1);
@@ -75,7 +78,7 @@ int main(void)
 	sigset_t both, usr1 = set_of(SIGUSR1);
 	char text[8192];
 	pthread_t thread;
-	pid_t keeper_tid = 0;
+	pid_t keeper_id;
 	long groups_at, blocked_end;
 	ssize_t n;
 	int fd, status;
@@ -90,12 +93,12 @@ int main(void)
 		return 77;
 	}
 	CHECK(pipe(keeper_quit) == 0);
-	CHECK(pthread_create(&thread, NULL, keeper, &keeper_tid) == 0);
-	WAIT_UNTIL(keeper_tid != 0);
+	CHECK(pthread_create(&thread, NULL, keeper, NULL) == 0);
+	WAIT_UNTIL((keeper_id = (pid_t)atomic_load(&keeper_tid)) != 0);
 	set_groups(0, 1);
 	fd = sigfd(&usr1, SIGFD_SHARE);
 	CHECK(fd >= 0);
-	check_masks(fd, keeper_tid);
+	check_masks(fd, keeper_id);
 
 	/* Where the lines fall with one group of one digit. */
 	CHECK((status = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC)) >= 0);
@@ -109,10 +112,10 @@ int main(void)
 	 * The margins cover the threads' texts differing by a few bytes. */
 	for (long grown = 4096 - blocked_end - MARGIN; grown <= 4096 - groups_at + MARGIN; grown++) {
 		set_groups((int)(grown / 10), (int)(grown % 10) + 1);
-		check_masks(fd, keeper_tid);
+		check_masks(fd, keeper_id);
 	}
 	set_groups(GROUPS_MAX - 1, 10);
-	check_masks(fd, keeper_tid);
+	check_masks(fd, keeper_id);
 
 	set_groups(0, 1);
 	put_byte(keeper_quit[1]);
