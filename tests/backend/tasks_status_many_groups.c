@@ -25,7 +25,9 @@
 #define MARGIN 32
 
 static gid_t gids[GROUPS_MAX];
-static int keeper_quit[2];
+/* To the keeper: a byte asks for an answer on keeper_back, end of file
+ * ends it. */
+static int keeper_ping[2], keeper_back[2];
 static atomic_int keeper_tid;
 
 static void *keeper(void *unused)
@@ -35,7 +37,8 @@ static void *keeper(void *unused)
 	(void)unused;
 	atomic_store(&keeper_tid, (int)syscall(SYS_gettid));
 	CHECK(pthread_sigmask(SIG_UNBLOCK, &usr2, NULL) == 0);
-	get_byte(keeper_quit[0]);
+	for (char c; read(keeper_ping[0], &c, 1) == 1;)
+		put_byte(keeper_back[1]);
 	return NULL;
 }
 
@@ -59,6 +62,11 @@ static void set_groups(int n, int digits)
 	for (int i = 1; i <= n; i++)
 		gids[i] = WIDE_GID + (gid_t)i;
 	CHECK(setgroups((size_t)n + 1, gids) == 0);
+	/* setgroups() returns while the other threads may still be in the
+	 * handler that set their ids, every signal blocked (musl); an
+	 * answer from the keeper says it is back to its own mask. */
+	put_byte(keeper_ping[1]);
+	get_byte(keeper_back[0]);
 }
 
 static void check_masks(int share_fd, pid_t keeper_id)
@@ -92,7 +100,7 @@ int main(void)
 		puts("SKIPPED: needs root, to set 65,536 supplementary groups");
 		return 77;
 	}
-	CHECK(pipe(keeper_quit) == 0);
+	CHECK(pipe(keeper_ping) == 0 && pipe(keeper_back) == 0);
 	CHECK(pthread_create(&thread, NULL, keeper, NULL) == 0);
 	WAIT_UNTIL((keeper_id = (pid_t)atomic_load(&keeper_tid)) != 0);
 	set_groups(0, 1);
@@ -118,9 +126,10 @@ int main(void)
 	check_masks(fd, keeper_id);
 
 	set_groups(0, 1);
-	put_byte(keeper_quit[1]);
+	CHECK(close(keeper_ping[1]) == 0);
 	CHECK(pthread_join(thread, NULL) == 0);
-	close_pair(keeper_quit);
+	CHECK(close(keeper_ping[0]) == 0);
+	close_pair(keeper_back);
 	CHECK(close(fd) == 0);
 	return 0;
 }
