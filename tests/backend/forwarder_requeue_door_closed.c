@@ -14,10 +14,10 @@
  * come back pending, value and origin intact. The user-space backend only.
  * run-alone: it fills the user's signal queue, which all of the user's
  * processes share, to the limit. */
-#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "forwarder_gate.h"
+#include "full_queue.h"
 #include "syscall_args.h"
 
 #define REFUSALS 6
@@ -40,11 +40,10 @@ long __wrap_syscall(long number, ...)
 int main(void)
 {
 	int sig = SIGRTMIN, filler = SIGRTMIN + 1, other = SIGRTMIN + 2;
-	sigset_t mask = set_of(sig), fill = set_of(filler), other_mask = set_of(other), all = mask;
-	struct rlimit old, low;
-	struct timespec now = { 0, 0 }, later = { 10, 0 };
-	siginfo_t si;
-	int a, b, door, fillers = 0;
+	sigset_t mask = set_of(sig), other_mask = set_of(other), all = mask;
+	struct rlimit old;
+	int a, b, door, fillers;
+	char lost[80];
 
 	CHECK(setenv("SIGFD_BACKEND", "user", 1) == 0);
 	sigaddset(&all, filler);
@@ -56,35 +55,24 @@ int main(void)
 	CHECK(close(b) == 0);
 	door = library_door(a);
 	CHECK(door >= 0);
-	CHECK(getrlimit(RLIMIT_SIGPENDING, &old) == 0);
-	low = old;
-	low.rlim_cur = (rlim_t)thread_status_field(getpid(), "SigQ:", 0) + 64;
-	CHECK(setrlimit(RLIMIT_SIGPENDING, &low) == 0);
+	queue_limit_low(&old);
 
 	gate_arm(GATE_AFTER_READ);
 	CHECK(sigqueue(getpid(), sig, int_val(4242)) == 0);
 	gate_wait();
 	CHECK(close(a) == 0 && close(door) == 0);
-	while (sigqueue(getpid(), filler, int_val(fillers)) == 0)
-		fillers++;
-	CHECK(errno == EAGAIN && fillers > 0);
+	fillers = queue_fill(filler);
 	gate_open();
 	WAIT_UNTIL(atomic_load(&refusals) >= REFUSALS || forwarders() == 0);
 
 	/* Make room, then the signal must come back. */
-	for (int i = 0; i < fillers; i++) {
-		CHECK(sigtimedwait(&fill, &si, &now) == filler);
-		CHECK(si.si_value.sival_int == i);
-	}
-	CHECK(setrlimit(RLIMIT_SIGPENDING, &old) == 0);
-	if (sigtimedwait(&mask, &si, &later) != sig) {
-		fprintf(stderr, "the signal held with the door closed was dropped (%d refusals)\n",
-			atomic_load(&refusals));
+	queue_make_room(filler, fillers, &old);
+	snprintf(lost, sizeof lost, "the signal held with the door closed was dropped (%d refusals)",
+		 atomic_load(&refusals));
+	if (queue_gave_back(sig, 4242, lost)) {
 		leak_check_off();
 		return 1;
 	}
-	CHECK(si.si_code == SI_QUEUE && si.si_pid == getpid() && si.si_value.sival_int == 4242);
-	CHECK(sigtimedwait(&mask, &si, &now) == -1 && errno == EAGAIN);
 	WAIT_UNTIL(forwarders() == 0);
 	gate_close_fds();
 	return 0;
