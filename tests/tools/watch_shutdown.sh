@@ -66,6 +66,7 @@ kill -CONT "$wpid"
 note "pid $cpid still running 0.01 s after SIGTERM: sending SIGKILL"
 finish 137
 read_before_kill=$(grep -c ' SIGRTMIN+[0-9]* ' "$dir/flood.log") || :
+[ "$read_before_kill" -gt 0 ] || fail "no real-time signal logged: the count says nothing"
 [ "$read_before_kill" -lt 20000 ] || fail "all 20,000 signals read before SIGKILL"
 
 # The same time given, and COMMAND ends on SIGTERM: no SIGKILL.
