@@ -41,14 +41,15 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
 
 # Everything that changes an object or a link, one line. The file is
 # rewritten only when the line changes, and every object and link depends on
-# it, so `make CFLAGS=-O0` after `make` rebuilds instead of mixing.
+# it, so `make CFLAGS=-O0` after `make` rebuilds instead of mixing. The
+# temporary is the shell's own: the suite runs makes on one build at once.
 FLAGS_STAMP := $(B)/flags
 flags_line   = CC=$(CC) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS) SANITIZE=$(SANITIZE) TOOLS_LINK=$(TOOLS_LINK)
 .PHONY: flags-check
 $(FLAGS_STAMP): flags-check
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(subst ','\'',$(flags_line))' > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+	@t=$@.tmp.$$$$; printf '%s\n' '$(subst ','\'',$(flags_line))' > $$t && \
+	if cmp -s $$t $@; then rm -f $$t; else mv $$t $@; fi
 
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# build-independent: drives the Makefile in a build directory of its own
+# Makes that share a build directory at once (the suite's install and CMake
+# tests do) each check the flags stamp without tripping on the others': 8
+# makes at once, 10 rounds, every one succeeds and the stamp stays the line.
+set -eu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+b=$tmp/b
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory B="$b" lib; }
+fail() { echo "$*"; exit 1; }
+
+mk >/dev/null 2>&1 || fail "the first build failed"
+stamp=$(cat "$b/flags")
+round=0
+while [ $round -lt 10 ]; do
+	pids=
+	for i in 1 2 3 4 5 6 7 8; do
+		mk >"$tmp/out.$i" 2>&1 &
+		pids="$pids $!"
+	done
+	i=0
+	for pid in $pids; do
+		i=$((i + 1))
+		wait "$pid" || { cat "$tmp/out.$i"; fail "round $round: make $i of 8 failed"; }
+	done
+	[ "$(cat "$b/flags")" = "$stamp" ] || fail "round $round: the stamp changed"
+	round=$((round + 1))
+done
+left=$(find "$b" -maxdepth 1 -name 'flags.tmp*')
+[ -z "$left" ] || fail "left behind: $left"
