@@ -14,6 +14,7 @@ $(BACKEND_T)/forwarder_failed_start_two_callers: ALL_LDFLAGS += -Wl,--wrap=sysca
 $(BACKEND_T)/forwarder_requeue_door_closed: ALL_LDFLAGS += -Wl,--wrap=syscall
 $(BACKEND_T)/forwarder_unblocked_torn_status: ALL_LDFLAGS += -Wl,--wrap=pread
 $(BACKEND_T)/forwarder_room_unwatched: ALL_LDFLAGS += -Wl,--wrap=epoll_ctl
+$(BACKEND_T)/forwarder_small_sndbuf: ALL_LDFLAGS += -Wl,--wrap=setsockopt
 $(BACKEND_T)/forwarder_raw_fork_handoff: ALL_LDFLAGS += -Wl,--wrap=sendmsg
 
 # fault_inject: the library's calls that can fail go through wrappers of
