@@ -41,12 +41,32 @@ rc=0
 [ $rc -ne 124 ] || { cat "$tmp/out"; echo "run-all still waited 30 s after an instant test (limit 3600 s)"; exit 1; }
 [ $rc -eq 0 ] && grep -q '^PASS instant (' "$tmp/out" || { cat "$tmp/out"; echo "run-all: exit $rc"; exit 1; }
 
-# The watchdog still ends a test that hangs (the real setsid now).
+# The watchdog still ends a test that hangs (the real setsid now), and
+# with it what the test runs under timeout(1), in a process group of its
+# own as a guest's QEMU is: the session's every process.
 rm -f "$tmp/b/tests/t/instant" "$tmp/tests/t/instant.c"
-printf '#!/bin/sh\nexec sleep 3600\n' >"$tmp/b/tests/t/hangs"
+cat >"$tmp/b/tests/t/hangs" <<SH
+#!/bin/sh
+timeout 3600 sh -c 'echo \$\$ >"$tmp/inner"; exec sleep 3600' &
+echo \$! >"$tmp/timeout"
+until [ -s "$tmp/inner" ]; do sleep 0.01; done
+exec sleep 3600
+SH
 chmod 755 "$tmp/b/tests/t/hangs"
 : >"$tmp/tests/t/hangs.c"
 rc=0
 (cd "$tmp" && BUILD=b TEST_TIMEOUT=2 timeout 50 sh tests/run-all) >"$tmp/out" 2>&1 || rc=$?
 [ $rc -eq 1 ] && grep -q '^FAIL hangs (timed out after 2s)' "$tmp/out" ||
 	{ cat "$tmp/out"; echo "a hanging test was not failed at its limit (exit $rc)"; exit 1; }
+# SIGKILLed, they are gone once reaped (by init, their parents killed too).
+for what in timeout inner; do
+	pid=$(cat "$tmp/$what")
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" != Z ] &&
+		[ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null || echo gone)" != S ] ||
+		{ cat "$tmp/out"; echo "the hanging test's $what (pid $pid) outlived its kill"; exit 1; }
+done
