@@ -21,7 +21,7 @@ $(EVENT_LOOPS_MK): examples/examples.mk $(FLAGS_STAMP) $(wildcard /var/lib/dpkg/
 	        echo "EVENT_LOOP_CFLAGS_$$name := $$(pkg-config --cflags $$pc)"; \
 	        echo "EVENT_LOOP_LIBS_$$name := $$(pkg-config --libs $$pc)"; \
 	    fi; \
-	done >$@.tmp && mv $@.tmp $@
+	done >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 -include $(EVENT_LOOPS_MK)
 
 define event_loop_example
