@@ -125,6 +125,7 @@
 #include <linux/module.h>
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
+#include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
@@ -991,6 +992,8 @@ static int sigfd_release(struct inode *inode, struct file *file)
 static void sigfd_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct sigfd_ctx *ctx = file->private_data;
+	/* Numbered as this /proc numbers tasks, as pidfd's fdinfo is. */
+	struct pid_namespace *ns = proc_pid_ns(file_inode(m->file)->i_sb);
 	sigset_t mask;
 	u64 bits = 0;
 	int sig, i;
@@ -1000,7 +1003,7 @@ static void sigfd_show_fdinfo(struct seq_file *m, struct file *file)
 	for (sig = 1; sig <= min(_NSIG, 64); sig++)
 		if (sigismember(&mask, sig))
 			bits |= 1ULL << (sig - 1);
-	seq_printf(m, "sigmask:\t%016llx\ncreator:\t%d\n", bits, pid_vnr(ctx->cr->pid));
+	seq_printf(m, "sigmask:\t%016llx\ncreator:\t%d\n", bits, pid_nr_ns(ctx->cr->pid, ns));
 }
 
 static const struct file_operations sigfd_fops = {

@@ -2,7 +2,10 @@
 /* fdinfo shows the mask whole while the creator changes it: another
  * process reads it 2,000 times as the creator flips it 2,000 times between
  * two masks, and sees only those two. After the creator's exit it shows
- * the last mask and the creator's pid. */
+ * the last mask and the creator's pid, numbered by the /proc it is read
+ * through, also for a reader in a child pid namespace. */
+#include <sched.h>
+
 #include "kmod_util.h"
 
 #define FLIPS 2000
@@ -71,6 +74,22 @@ int main(void)
 	reap_ok(creator);
 	CHECK(fdinfo_mask(fd) == b);
 	CHECK(fdinfo_field(fd, "creator") == creator);
+	/* Numbered as the /proc read through numbers tasks: the same to a
+	 * reader in a child pid namespace, which cannot see the creator. */
+	reader = fork();
+	CHECK(reader >= 0);
+	if (reader == 0) {
+		pid_t inner;
+
+		CHECK(unshare(CLONE_NEWPID) == 0);
+		inner = fork();
+		CHECK(inner >= 0);
+		if (inner == 0)
+			_exit(fdinfo_field(fd, "creator") == creator ? 0 : 1);
+		reap_ok(inner);
+		_exit(0);
+	}
+	reap_ok(reader);
 	CHECK(close(fd) == 0 && close(link[0]) == 0 && close(link[1]) == 0);
 	CHECK(fd_count() == fds_before);
 	return 0;
