@@ -58,15 +58,14 @@ rc=0
 (cd "$tmp" && BUILD=b TEST_TIMEOUT=2 timeout 50 sh tests/run-all) >"$tmp/out" 2>&1 || rc=$?
 [ $rc -eq 1 ] && grep -q '^FAIL hangs (timed out after 2s)' "$tmp/out" ||
 	{ cat "$tmp/out"; echo "a hanging test was not failed at its limit (exit $rc)"; exit 1; }
-# SIGKILLed, they are gone once reaped (by init, their parents killed too).
+# SIGKILLed, each is gone or a zombie awaiting its reaper (init), within 5 s.
+living() { kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 for what in timeout inner; do
 	pid=$(cat "$tmp/$what")
 	i=0
-	while kill -0 "$pid" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" != Z ] &&
-		[ $i -lt 500 ]; do
+	while living "$pid" && [ $i -lt 500 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
-	[ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null || echo gone)" != S ] ||
-		{ cat "$tmp/out"; echo "the hanging test's $what (pid $pid) outlived its kill"; exit 1; }
+	! living "$pid" || { cat "$tmp/out"; echo "the hanging test's $what (pid $pid) outlived its kill"; exit 1; }
 done
